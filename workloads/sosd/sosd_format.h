@@ -1,0 +1,157 @@
+// SOSD's binary key-file format: an 8-byte little-endian count, then `count`
+// packed little-endian keys, uint32 or uint64 as the file name's suffix says
+// (`books_200M_uint32`, `fb_200M_uint64`). Header-only; errors name the file
+// and what was expected, they never throw past the caller.
+//
+//   std::vector<uint64_t> keys;
+//   sosd::ReadInfo info;
+//   std::string err;
+//   if (!sosd::ReadKeys(path, /*require_sorted=*/true, &keys, &info, &err))
+//     die(err);
+#ifndef WORKLOADS_SOSD_SOSD_FORMAT_H_
+#define WORKLOADS_SOSD_SOSD_FORMAT_H_
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <sys/stat.h>
+#include <type_traits>
+#include <vector>
+
+namespace sosd {
+
+// Width in bytes of a key as the file name's suffix says: 4 for "_uint32",
+// 8 for "_uint64", 0 when the name carries neither.
+inline int KeyWidthFromName(const std::string& path) {
+  auto ends = [&](const char* suffix) {
+    size_t n = std::strlen(suffix);
+    return path.size() >= n && path.compare(path.size() - n, n, suffix) == 0;
+  };
+  if (ends("_uint32")) return 4;
+  if (ends("_uint64")) return 8;
+  return 0;
+}
+
+struct ReadInfo {
+  uint64_t count = 0;
+  uint64_t duplicates = 0;  // keys equal to their predecessor
+  bool sorted = true;
+};
+
+// Reads every key of `path` into *keys (widened to uint64_t). Fails with a
+// message naming the file when the name has no width suffix, the size does
+// not match the count header, or (require_sorted) a key is smaller than its
+// predecessor. Duplicates are counted in *info, never dropped.
+inline bool ReadKeys(const std::string& path, bool require_sorted,
+                     std::vector<uint64_t>* keys, ReadInfo* info,
+                     std::string* err) {
+  int width = KeyWidthFromName(path);
+  if (width == 0) {
+    *err = path + ": file name must end in _uint32 or _uint64 (SOSD key width)";
+    return false;
+  }
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    *err = path + ": cannot stat: " + std::strerror(errno);
+    return false;
+  }
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    *err = path + ": cannot open: " + std::strerror(errno);
+    return false;
+  }
+  uint64_t count = 0;
+  if (st.st_size < 8 || std::fread(&count, 8, 1, f) != 1) {
+    std::fclose(f);
+    *err = path + ": truncated: no 8-byte count header";
+    return false;
+  }
+  uint64_t expected = 8 + count * static_cast<uint64_t>(width);
+  if (count > (static_cast<uint64_t>(st.st_size) / width) ||
+      expected != static_cast<uint64_t>(st.st_size)) {
+    std::fclose(f);
+    *err = path + ": header count " + std::to_string(count) + " needs " +
+           std::to_string(expected) + " bytes, file has " +
+           std::to_string(st.st_size);
+    return false;
+  }
+  keys->resize(count);
+  bool ok = true;
+  if (width == 8) {
+    ok = std::fread(keys->data(), 8, count, f) == count;
+  } else {
+    std::vector<uint32_t> narrow(count);
+    ok = std::fread(narrow.data(), 4, count, f) == count;
+    for (uint64_t i = 0; i < count; i++) (*keys)[i] = narrow[i];
+  }
+  std::fclose(f);
+  if (!ok) {
+    *err = path + ": short read of " + std::to_string(count) + " keys";
+    return false;
+  }
+  ReadInfo local;
+  local.count = count;
+  for (uint64_t i = 1; i < count; i++) {
+    if ((*keys)[i] < (*keys)[i - 1]) {
+      local.sorted = false;
+      if (require_sorted) {
+        *err = path + ": key " + std::to_string(i) + " (" +
+               std::to_string((*keys)[i]) + ") is smaller than key " +
+               std::to_string(i - 1) + "; sorted keys expected";
+        return false;
+      }
+    } else if ((*keys)[i] == (*keys)[i - 1]) {
+      local.duplicates++;
+    }
+  }
+  if (info != nullptr) *info = local;
+  return true;
+}
+
+// Writes keys in SOSD format with the width the name's suffix says, through
+// a temporary file renamed into place, so a killed writer never leaves a
+// file that looks complete.
+inline bool WriteKeys(const std::string& path, const std::vector<uint64_t>& keys,
+                      std::string* err) {
+  int width = KeyWidthFromName(path);
+  if (width == 0) {
+    *err = path + ": file name must end in _uint32 or _uint64 (SOSD key width)";
+    return false;
+  }
+  std::string tmp = path + ".tmp";
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (f == nullptr) {
+    *err = tmp + ": cannot create: " + std::strerror(errno);
+    return false;
+  }
+  uint64_t count = keys.size();
+  bool ok = std::fwrite(&count, 8, 1, f) == 1;
+  if (width == 8) {
+    ok = ok && std::fwrite(keys.data(), 8, count, f) == count;
+  } else {
+    std::vector<uint32_t> narrow(count);
+    for (uint64_t i = 0; i < count; i++) {
+      if (keys[i] > UINT32_MAX) {
+        std::fclose(f);
+        std::remove(tmp.c_str());
+        *err = path + ": key " + std::to_string(i) + " does not fit uint32";
+        return false;
+      }
+      narrow[i] = static_cast<uint32_t>(keys[i]);
+    }
+    ok = ok && std::fwrite(narrow.data(), 4, count, f) == count;
+  }
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    *err = path + ": write failed: " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace sosd
+
+#endif  // WORKLOADS_SOSD_SOSD_FORMAT_H_
