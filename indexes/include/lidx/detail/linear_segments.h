@@ -1,0 +1,205 @@
+// Shared machinery of the segmented linear indexes (slr.h, pla.h): a router
+// from a key to its segment, a monotone per-segment linear predictor, least
+// squares, and the error bookkeeping that turns a prediction into a Bound.
+//
+// Why a bound is guaranteed for ANY query, present or absent, duplicated or
+// not (the argument every Search() in slr.h and pla.h relies on):
+//   * A query q is routed to the last segment s whose first key is < q
+//     (strictly). Then keys[start_s] < q <= keys[start_{s+1}], so the
+//     lower_bound position L of q lies in (start_s, end_s], end_s being the
+//     next segment's start (or n). With no segment first key < q, L == 0.
+//   * The predictor P(x) = floor(clamp(base + slope * double(x - x_s))) with
+//     slope >= 0 is monotone in x, including in floating point: every IEEE
+//     operation used is monotone in its argument. Build computes P with the
+//     same function (an asm barrier keeps the compiler from fusing the
+//     multiply-add in one place and not another).
+//   * Build records, over every position i of the segment,
+//       err_lo = max(P(keys[i]) - i)   and   err_hi = max(i - P(keys[i])).
+//     If L < end_s: q <= keys[L] so P(q) <= P(keys[L]) <= L + err_lo.
+//     If L > start_s: keys[L-1] < q so P(q) >= P(keys[L-1]) >= L-1 - err_hi.
+//     Hence L lies in [P(q) - err_lo, P(q) + err_hi + 1], clamped to the
+//     segment [start_s, end_s].
+#ifndef LIDX_DETAIL_LINEAR_SEGMENTS_H_
+#define LIDX_DETAIL_LINEAR_SEGMENTS_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "lidx/index.h"
+
+namespace lidx {
+namespace detail {
+
+// Keeps `v` in a register as a finished product so that base + slope * dx is
+// never contracted into an FMA: build and search must round identically.
+inline double Materialize(double v) {
+#if defined(__GNUC__) && defined(__x86_64__)
+  __asm__("" : "+x"(v));
+#elif defined(__GNUC__) && defined(__aarch64__)
+  __asm__("" : "+w"(v));
+#else
+  volatile double t = v;
+  v = t;
+#endif
+  return v;
+}
+
+// Distance of x from the segment's first key, as a double. Conversion of an
+// unsigned integer (64 or 128 bits) to double rounds monotonically.
+template <typename K>
+inline double KeyDelta(K x, K first) {
+  return static_cast<double>(x - first);
+}
+
+// The model's position for a key `dx` past the segment's first key, clamped
+// to [start, last] where last = end - 1 is the segment's last position.
+inline uint64_t PredictPos(double base, double slope, double dx, uint64_t start,
+                           uint64_t last) {
+  double p = base + Materialize(slope * dx);
+  // `!(p > start)` also catches NaN.
+  if (!(p > static_cast<double>(start))) return start;
+  if (p >= static_cast<double>(last)) return last;
+  return static_cast<uint64_t>(p);
+}
+
+// Errors of one segment. kWhole in err_lo marks a segment whose model is not
+// trusted (SLR's "bad segment"): its bound is the whole segment.
+struct SegmentModel {
+  static constexpr uint32_t kWhole = std::numeric_limits<uint32_t>::max();
+  double slope = 0;
+  uint32_t err_lo = 0;
+  uint32_t err_hi = 0;
+};
+
+// Least-squares fit of positions [a, b) against keys[a, b), in coordinates
+// relative to keys[a]; two passes over centered values keep the sums exact
+// enough even for 2^64-wide key ranges. Returns the slope (clamped >= 0 so
+// the predictor stays monotone) and the absolute base (prediction at keys[a]).
+template <typename K>
+inline void FitLeastSquares(const K* keys, size_t a, size_t b, double* slope,
+                            double* base) {
+  const size_t m = b - a;
+  const K x0 = keys[a];
+  double sum = 0;
+  for (size_t i = a; i < b; ++i) sum += KeyDelta(keys[i], x0);
+  const double mx = sum / static_cast<double>(m);
+  const double my = static_cast<double>(m - 1) / 2;  // mean of 0..m-1
+  double sxx = 0, sxy = 0;
+  for (size_t i = a; i < b; ++i) {
+    const double dx = KeyDelta(keys[i], x0) - mx;
+    sxx += dx * dx;
+    sxy += dx * (static_cast<double>(i - a) - my);
+  }
+  double s = sxx > 0 ? sxy / sxx : 0;
+  if (!(s > 0) || !(s < std::numeric_limits<double>::max())) s = 0;
+  *slope = s;
+  *base = static_cast<double>(a) + (my - s * mx);
+}
+
+// Measures err_lo/err_hi of the line (base, slope) over positions [a, b) and
+// returns the position whose absolute error is largest (SLR splits there).
+template <typename K>
+inline size_t MeasureErrors(const K* keys, size_t a, size_t b, double base,
+                            double slope, SegmentModel* m) {
+  const K x0 = keys[a];
+  uint64_t lo = 0, hi = 0, worst = 0;
+  size_t worst_at = a;
+  for (size_t i = a; i < b; ++i) {
+    const uint64_t p = PredictPos(base, slope, KeyDelta(keys[i], x0), a, b - 1);
+    if (p > i) {
+      if (p - i > lo) lo = p - i;
+      if (p - i > worst) worst = p - i, worst_at = i;
+    } else {
+      if (i - p > hi) hi = i - p;
+      if (i - p > worst) worst = i - p, worst_at = i;
+    }
+  }
+  m->slope = slope;
+  m->err_lo = static_cast<uint32_t>(lo);
+  m->err_hi = static_cast<uint32_t>(hi);
+  return worst_at;
+}
+
+// Maps a query to "how many segment first keys are < q" with an optional
+// radix table over the first keys (RadixSpline style): entry p holds the
+// number of first keys whose top bits (after subtracting the smallest) are
+// < p, so the answer lies between entries p and p+1 and a short binary search
+// finishes it.
+template <typename K>
+class SegmentRouter {
+ public:
+  void Build(std::vector<K> first_keys, uint32_t max_radix_bits) {
+    first_ = std::move(first_keys);
+    first_.shrink_to_fit();
+    radix_.clear();
+    shift_ = 0;
+    bits_ = 0;
+    if (first_.size() < 64 || max_radix_bits == 0) {
+      radix_.shrink_to_fit();
+      return;
+    }
+    // Size the table to the segment count: a 2^18 table for 20 segments
+    // would dominate the index's memory.
+    uint32_t want = 1;
+    while (want < 31 && (size_t{1} << want) < first_.size()) ++want;
+    bits_ = std::min(max_radix_bits, want + 1);
+    const K range = first_.back() - first_.front();
+    while (shift_ < 8 * sizeof(K) - 1 && (range >> shift_) >= (K{1} << bits_)) {
+      ++shift_;
+    }
+    const size_t t = size_t{1} << bits_;
+    radix_.assign(t + 1, 0);
+    size_t s = 0;
+    for (size_t p = 0; p <= t; ++p) {
+      while (s < first_.size() && Prefix(first_[s]) < p) ++s;
+      radix_[p] = static_cast<uint32_t>(s);
+    }
+    radix_.shrink_to_fit();
+  }
+
+  size_t CountLess(K q) const {
+    if (radix_.empty()) {
+      return std::lower_bound(first_.begin(), first_.end(), q) - first_.begin();
+    }
+    if (!(first_.front() < q)) return 0;
+    const K d = (q - first_.front()) >> shift_;
+    const size_t t = size_t{1} << bits_;
+    if (d >= static_cast<K>(t)) return first_.size();
+    const size_t p = static_cast<size_t>(d);
+    return std::lower_bound(first_.begin() + radix_[p],
+                            first_.begin() + radix_[p + 1], q) -
+           first_.begin();
+  }
+
+  size_t size() const { return first_.size(); }
+  const std::vector<K>& first_keys() const { return first_; }
+  bool has_radix() const { return !radix_.empty(); }
+  size_t HeapBytes() const {
+    return first_.capacity() * sizeof(K) + radix_.capacity() * sizeof(uint32_t);
+  }
+
+  // Serialized as the first keys and the radix bits: the table is rebuilt,
+  // which is deterministic, so a round trip stays byte-identical.
+  uint32_t radix_bits() const { return bits_; }
+  void Restore(std::vector<K> first_keys, uint32_t bits) {
+    Build(std::move(first_keys), bits);
+  }
+
+ private:
+  size_t Prefix(K x) const {
+    return static_cast<size_t>((x - first_.front()) >> shift_);
+  }
+
+  std::vector<K> first_;
+  std::vector<uint32_t> radix_;
+  uint32_t shift_ = 0;
+  uint32_t bits_ = 0;
+};
+
+}  // namespace detail
+}  // namespace lidx
+
+#endif  // LIDX_DETAIL_LINEAR_SEGMENTS_H_
