@@ -104,7 +104,7 @@ class LippIndex final : public Index<K> {
 
   Status Deserialize(std::string_view in) override {
     detail::Reader r(in);
-    uint64_t n;
+    uint64_t n = 0;
     detail::SlotNodes<K> slots;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);

@@ -226,7 +226,7 @@ class SlotNodes {
   // Reads what Write() wrote and checks it cannot make Lookup() loop or read
   // out of bounds: children have larger ids than parents, sizes agree.
   Status Read(Reader* r, size_t n) {
-    uint64_t count, depth;
+    uint64_t count = 0, depth = 0;
     Status s = r->Pod(&count, "slot node count");
     if (s.ok()) s = r->Pod(&depth, "slot depth");
     if (!s.ok()) return s;
