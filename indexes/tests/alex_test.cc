@@ -1,0 +1,88 @@
+#include "lidx/alex.h"
+
+#include <gtest/gtest.h>
+
+#include "alex_lipp_dili_test_util.h"
+
+namespace lidx_test {
+namespace {
+
+using lidx::AlexIndex;
+
+TEST(Alex, ExactLowerBoundOnEveryShape) {
+  CheckAllShapes<AlexIndex>({});
+  CheckAllShapes<AlexIndex>({{"max_data_node_bytes", "1024"}});
+}
+
+TEST(Alex, ExactOnWideKeys) { CheckWideKeys<AlexIndex>({}); }
+
+TEST(Alex, SerializeRoundTrip) {
+  CheckRoundTrip<AlexIndex>(Dist::kClustered, 20000, 11);
+  CheckRoundTrip<AlexIndex>(Dist::kUniform, 0, 12);
+}
+
+TEST(Alex, MemoryMatchesAllocator) {
+  CheckMemory<AlexIndex>(Dist::kLognormal, 50000, 13);
+  CheckMemory<AlexIndex>(Dist::kDense, 1, 13);
+}
+
+// The node-size knob bounds every data node: a small limit forces many data
+// nodes under inner nodes, and answers stay exact.
+TEST(Alex, NodeSizeKnobSplitsDataNodes) {
+  for (Dist d : {Dist::kUniform, Dist::kLognormal, Dist::kClustered}) {
+    auto keys = MakeKeys(d, 30000, 17);
+    std::string what = std::string(DistName(d)) + " n=30000 seed=17";
+    auto big = BuildOrFail<AlexIndex>(keys, {}, what);
+    auto small = BuildOrFail<AlexIndex>(
+        keys, {{"max_data_node_bytes", "4096"}}, what + " 4KiB nodes");
+    ASSERT_NE(big, nullptr);
+    ASSERT_NE(small, nullptr);
+    // 30000 keys * 12 bytes / 0.7 density need >= 126 nodes of 4 KiB.
+    EXPECT_GE(small->Stats().segments, 126u) << what;
+    EXPECT_GT(small->Stats().levels, 1u) << what;
+    EXPECT_TRUE(AnswersExactly(*small, keys, MakeQueries(keys, 17), what));
+  }
+}
+
+TEST(Alex, FullDensityHasNoGapsAndStaysExact) {
+  CheckAllShapes<AlexIndex>({{"init_density", "1"}, {"max_data_node_bytes", "2048"}});
+}
+
+TEST(Alex, RejectsUnknownKnobByName) {
+  AlexIndex<uint64_t> idx;
+  lidx::Status s = idx.Configure({{"epsilon", "4"}});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("epsilon"), std::string::npos) << s.message();
+  EXPECT_FALSE(idx.Configure({{"max_depth", "zero"}}).ok());
+}
+
+TEST(Alex, RejectsUnsortedKeys) {
+  std::vector<uint64_t> keys = {1, 5, 3};
+  AlexIndex<uint64_t> idx;
+  EXPECT_FALSE(idx.Build(keys.data(), keys.size(), nullptr).ok());
+  EXPECT_EQ(idx.Search(4).pos, 0u);  // failed build leaves an empty index
+}
+
+// The resource guard turns an over-budget build into a Status, and the index
+// stays usable (empty) afterwards.
+TEST(Alex, GuardFailsBuildOverMemoryOrDepth) {
+  auto keys = MakeKeys(Dist::kLognormal, 200000, 16);
+  AlexIndex<uint64_t> idx;
+  ASSERT_TRUE(idx.Configure({{"max_memory_mb", "1"}}).ok());
+  lidx::Status s = idx.Build(keys.data(), keys.size(), nullptr);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("max_memory_mb"), std::string::npos)
+      << s.message();
+  EXPECT_EQ(idx.Search(keys[100]).pos, 0u);
+  EXPECT_LT(idx.MemoryBytes(), size_t{1} << 16);
+
+  AlexIndex<uint64_t> shallow;
+  ASSERT_TRUE(shallow.Configure({{"max_depth", "1"}}).ok());
+  auto clustered = MakeKeys(Dist::kClustered, 30000, 16);
+  s = shallow.Build(clustered.data(), clustered.size(), nullptr);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("max_depth"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace lidx_test
