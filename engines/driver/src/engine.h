@@ -1,0 +1,56 @@
+// The adapter between lsmbench and one key-value engine. Each engine's
+// adapter (leveldb_engine.cc, rocksdb_engine.cc, ...) implements it and
+// defines NewEngine(); lsmbench is linked once per engine, so the hot path
+// has no dispatch besides this one virtual call per operation.
+#ifndef LSMBENCH_ENGINE_H_
+#define LSMBENCH_ENGINE_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "options.h"
+
+namespace lsmbench {
+
+using KV = std::pair<std::string, std::string>;
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  // Engine id as the build id and run logs name it ("leveldb", "rocksdb").
+  virtual std::string Name() const = 0;
+  // The options Open() understands, with their defaults.
+  virtual std::vector<OptionSpec> OptionSpecs() const = 0;
+
+  // Creates (or reopens) the database in `dir`. Errors go to *err.
+  virtual bool Open(const std::string& dir, const OptionSet& options,
+                    std::string* err) = 0;
+  virtual bool Put(std::string_view key, std::string_view value,
+                   std::string* err) = 0;
+  // *found is false for an absent key; false return means an engine error.
+  virtual bool Get(std::string_view key, std::string* value, bool* found,
+                   std::string* err) = 0;
+  // Up to `n` entries from the first key >= `key`, in order, into *out
+  // (cleared first).
+  virtual bool Scan(std::string_view key, size_t n, std::vector<KV>* out,
+                    std::string* err) = 0;
+  // Writes the memtable out and waits until background compaction has
+  // settled (or, with full=true, compacts everything into the last level).
+  virtual bool Settle(bool full, std::string* err) = 0;
+  // The `engine` record of the log: index bytes, files per level, blocks
+  // read, compaction time, and whatever else the engine can tell.
+  virtual nlohmann::json Stats() = 0;
+  virtual void Close() = 0;
+};
+
+std::unique_ptr<Engine> NewEngine();
+
+}  // namespace lsmbench
+
+#endif  // LSMBENCH_ENGINE_H_

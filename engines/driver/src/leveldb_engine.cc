@@ -1,0 +1,208 @@
+// lsmbench adapter for LevelDB 1.23 (pristine, and the learned fork, which
+// keeps LevelDB's public API).
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "db/db_impl.h"
+#include "engine.h"
+#include "leveldb/cache.h"
+#include "leveldb/db.h"
+#include "leveldb/filter_policy.h"
+#include "leveldb/options.h"
+#include "table/format.h"
+
+namespace lsmbench {
+
+namespace {
+
+using OT = OptionSpec::Type;
+
+class LevelDBEngine : public Engine {
+ public:
+  ~LevelDBEngine() override { Close(); }
+
+  std::string Name() const override { return "leveldb"; }
+
+  std::vector<OptionSpec> OptionSpecs() const override {
+    // Defaults are LevelDB's own, except compression, which the studies
+    // turn off so block sizes mean the same thing on every engine.
+    return {
+        {"write_buffer_size", OT::kInt, "4194304", "memtable bytes", {}},
+        {"max_file_size", OT::kInt, "2097152", "SSTable target bytes", {}},
+        {"block_size", OT::kInt, "4096", "data block bytes", {}},
+        {"block_restart_interval", OT::kInt, "16", "keys between restart points", {}},
+        {"bloom_bits", OT::kInt, "0", "bloom filter bits per key, 0 = none", {}},
+        {"compression", OT::kString, "none", "block compression", {"none", "snappy"}},
+        {"block_cache_bytes", OT::kInt, "8388608", "LRU block cache bytes", {}},
+        {"max_open_files", OT::kInt, "1000", "table cache size", {}},
+    };
+  }
+
+  bool Open(const std::string& dir, const OptionSet& o, std::string* err) override {
+    dir_ = dir;
+    options_.create_if_missing = true;
+    options_.write_buffer_size = o.Int("write_buffer_size");
+    options_.max_file_size = o.Int("max_file_size");
+    options_.block_size = o.Int("block_size");
+    options_.block_restart_interval = static_cast<int>(o.Int("block_restart_interval"));
+    options_.compression =
+        o.Str("compression") == "snappy" ? leveldb::kSnappyCompression : leveldb::kNoCompression;
+    options_.max_open_files = static_cast<int>(o.Int("max_open_files"));
+    cache_.reset(leveldb::NewLRUCache(o.Int("block_cache_bytes")));
+    options_.block_cache = cache_.get();
+    if (o.Int("bloom_bits") > 0) {
+      filter_.reset(leveldb::NewBloomFilterPolicy(static_cast<int>(o.Int("bloom_bits"))));
+      options_.filter_policy = filter_.get();
+    }
+    leveldb::DB* db = nullptr;
+    leveldb::Status s = leveldb::DB::Open(options_, dir, &db);
+    if (!s.ok()) {
+      *err = s.ToString();
+      return false;
+    }
+    db_.reset(db);
+    return true;
+  }
+
+  bool Put(std::string_view key, std::string_view value, std::string* err) override {
+    leveldb::Status s = db_->Put(write_options_, leveldb::Slice(key.data(), key.size()),
+                                 leveldb::Slice(value.data(), value.size()));
+    return Check(s, err);
+  }
+
+  bool Get(std::string_view key, std::string* value, bool* found, std::string* err) override {
+    leveldb::Status s = db_->Get(read_options_, leveldb::Slice(key.data(), key.size()), value);
+    *found = s.ok();
+    return s.ok() || s.IsNotFound() || Check(s, err);
+  }
+
+  bool Scan(std::string_view key, size_t n, std::vector<KV>* out, std::string* err) override {
+    out->clear();
+    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(read_options_));
+    for (it->Seek(leveldb::Slice(key.data(), key.size())); it->Valid() && out->size() < n;
+         it->Next()) {
+      out->emplace_back(it->key().ToString(), it->value().ToString());
+    }
+    return Check(it->status(), err);
+  }
+
+  bool Settle(bool full, std::string* err) override {
+    if (full) {
+      db_->CompactRange(nullptr, nullptr);
+      return true;
+    }
+    // LevelDB has no public "wait for compactions": flush the memtable the
+    // way its own tests do, then wait until the compaction statistics stop
+    // changing for a full second.
+    auto* impl = static_cast<leveldb::DBImpl*>(db_.get());
+    if (!Check(impl->TEST_CompactMemTable(), err)) return false;
+    std::string last, now;
+    int stable = 0;
+    while (stable < 10) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      db_->GetProperty("leveldb.stats", &now);
+      stable = now == last ? stable + 1 : 0;
+      last = now;
+    }
+    return true;
+  }
+
+  nlohmann::json Stats() override {
+    nlohmann::json files = nlohmann::json::array();
+    for (int level = 0; level < 7; level++) {
+      std::string v;
+      db_->GetProperty("leveldb.num-files-at-level" + std::to_string(level), &v);
+      files.push_back(std::stoll(v));
+    }
+    std::string stats, mem;
+    db_->GetProperty("leveldb.stats", &stats);
+    db_->GetProperty("leveldb.approximate-memory-usage", &mem);
+    uint64_t index_bytes = 0, table_bytes = 0, tables = 0;
+    TableIndexBytes(&index_bytes, &table_bytes, &tables);
+    return {{"index_bytes", index_bytes},
+            {"index_bytes_source", "sum of SSTable index blocks on disk"},
+            {"table_bytes", table_bytes},
+            {"tables", tables},
+            {"files_per_level", files},
+            {"compaction_seconds", CompactionSeconds(stats)},
+            {"memory_usage_bytes", std::stoll(mem)},
+            {"blocks_read", nullptr},
+            {"learning_seconds", nullptr}};
+  }
+
+  void Close() override {
+    db_.reset();
+    filter_.reset();
+    cache_.reset();
+  }
+
+ private:
+  static bool Check(const leveldb::Status& s, std::string* err) {
+    if (s.ok()) return true;
+    *err = s.ToString();
+    return false;
+  }
+
+  // Sums the index block size recorded in each table's footer.
+  void TableIndexBytes(uint64_t* index_bytes, uint64_t* table_bytes, uint64_t* tables) {
+    DIR* d = opendir(dir_.c_str());
+    if (d == nullptr) return;
+    while (dirent* e = readdir(d)) {
+      std::string name = e->d_name;
+      if (name.size() < 4 || name.compare(name.size() - 4, 4, ".ldb") != 0) continue;
+      std::string path = dir_ + "/" + name;
+      struct stat st;
+      if (stat(path.c_str(), &st) != 0 || st.st_size < leveldb::Footer::kEncodedLength) continue;
+      FILE* f = std::fopen(path.c_str(), "rb");
+      if (f == nullptr) continue;
+      char buf[leveldb::Footer::kEncodedLength];
+      std::fseek(f, st.st_size - leveldb::Footer::kEncodedLength, SEEK_SET);
+      size_t got = std::fread(buf, 1, sizeof(buf), f);
+      std::fclose(f);
+      leveldb::Footer footer;
+      leveldb::Slice input(buf, got);
+      if (got == sizeof(buf) && footer.DecodeFrom(&input).ok()) {
+        *index_bytes += footer.index_handle().size();
+        *table_bytes += st.st_size;
+        ++*tables;
+      }
+    }
+    closedir(d);
+  }
+
+  // Sums the Time(sec) column of the "leveldb.stats" table.
+  static double CompactionSeconds(const std::string& stats) {
+    std::istringstream in(stats);
+    std::string line;
+    double total = 0;
+    while (std::getline(in, line)) {
+      int level;
+      long files;
+      double size_mb, secs;
+      if (std::sscanf(line.c_str(), "%d %ld %lf %lf", &level, &files, &size_mb, &secs) == 4) {
+        total += secs;
+      }
+    }
+    return total;
+  }
+
+  std::string dir_;
+  leveldb::Options options_;
+  leveldb::ReadOptions read_options_;
+  leveldb::WriteOptions write_options_;
+  std::unique_ptr<leveldb::Cache> cache_;
+  std::unique_ptr<const leveldb::FilterPolicy> filter_;
+  std::unique_ptr<leveldb::DB> db_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> NewEngine() { return std::make_unique<LevelDBEngine>(); }
+
+}  // namespace lsmbench

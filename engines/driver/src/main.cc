@@ -1,0 +1,177 @@
+// lsmbench: load a dataset into one engine, run an operation stream, verify
+// every answer and write a JSON-lines run log. Built once per engine.
+//
+//   lsmbench --db /tmp/db --dataset keys_uint64 --ops 100000 \
+//       -o block_size=4096 --log run.jsonl
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "workloads/sosd/sosd_format.h"
+#include "engine.h"
+#include "ops.h"
+#include "run_log.h"
+#include "runner.h"
+
+namespace {
+
+int Fail(const std::string& msg) {
+  std::fprintf(stderr, "error: %s\n", msg.c_str());
+  return 2;
+}
+
+bool ReadJsonFile(const std::string& path, nlohmann::json* out, std::string* err) {
+  std::ifstream in(path);
+  if (!in) {
+    *err = path + ": cannot open";
+    return false;
+  }
+  try {
+    *out = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    *err = path + ": not valid JSON (" + e.what() + ")";
+    return false;
+  }
+  return true;
+}
+
+// "key=value" items into a JSON object of strings.
+bool KeyValues(const std::vector<std::string>& items, const std::string& what,
+               nlohmann::json* out, std::string* err) {
+  *out = nlohmann::json::object();
+  for (const std::string& item : items) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      *err = what + " '" + item + "': expected key=value";
+      return false;
+    }
+    (*out)[item.substr(0, eq)] = item.substr(eq + 1);
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace lsmbench;
+  std::unique_ptr<Engine> engine = NewEngine();
+
+  CLI::App app{"lsmbench (" + engine->Name() + "): load, run, verify, log"};
+  std::string db_dir, dataset, dataset_manifest, build_id_file, log_path;
+  std::string load_order = "shuffled", workload = "point", settle = "wait";
+  std::string progress = "auto";
+  uint64_t ops_count = 100000, seed = 1;
+  size_t value_bytes = 64;
+  double negative_share = 0.0;
+  std::vector<std::string> engine_opts, meta_items;
+  bool list_options = false, keep_db = false;
+  app.add_option("--db", db_dir, "database directory (emptied first)");
+  app.add_option("--dataset", dataset, "SOSD key file (_uint32 or _uint64)");
+  app.add_option("--dataset-manifest", dataset_manifest,
+                 "JSON manifest of the dataset, copied into the run record");
+  app.add_option("--load-order", load_order)->check(CLI::IsMember({"sorted", "shuffled"}));
+  app.add_option("--value-bytes", value_bytes)->check(CLI::Range(1, 1 << 20));
+  app.add_option("--workload", workload)->check(CLI::IsMember({"point"}));
+  app.add_option("--ops", ops_count, "operations in the run phase");
+  app.add_option("--negative-share", negative_share, "share of absent-key lookups")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--seed", seed);
+  app.add_option("--settle", settle, "after load: wait for compactions, or compact all")
+      ->check(CLI::IsMember({"wait", "full"}));
+  app.add_option("-o,--option", engine_opts, "engine option key=value (repeatable)");
+  app.add_option("--build-id", build_id_file, "build id JSON of this binary's engine");
+  app.add_option("--meta", meta_items, "key=value copied into the run record");
+  app.add_option("--log", log_path, "JSON-lines run log to write");
+  app.add_option("--progress", progress)->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("--keep-db", keep_db, "leave the database on disk after the run");
+  app.add_flag("--list-options", list_options, "print the engine's options and exit");
+  CLI11_PARSE(app, argc, argv);
+
+  std::string err;
+  OptionSet options(engine->OptionSpecs());
+  if (list_options) {
+    for (const OptionSpec& s : options.specs()) {
+      std::printf("%-28s default %-12s %s\n", s.name.c_str(), s.default_value.c_str(),
+                  s.help.c_str());
+    }
+    return 0;
+  }
+  if (!options.Parse(engine_opts, &err)) return Fail(err);
+  for (const char* required : {"--db", "--dataset", "--log"}) {
+    if (app.count(required) == 0) return Fail(std::string(required) + " is required");
+  }
+
+  nlohmann::json meta, build_id = nullptr, manifest = nullptr;
+  if (!KeyValues(meta_items, "--meta", &meta, &err)) return Fail(err);
+  if (!build_id_file.empty() && !ReadJsonFile(build_id_file, &build_id, &err)) return Fail(err);
+  if (!dataset_manifest.empty() && !ReadJsonFile(dataset_manifest, &manifest, &err)) {
+    return Fail(err);
+  }
+
+  RunSpec spec;
+  sosd::ReadInfo info;
+  if (!sosd::ReadKeys(dataset, /*require_sorted=*/true, &spec.keys, &info, &err)) {
+    return Fail(err);
+  }
+  // The store holds each key once; duplicates in the file are counted and
+  // reported, and the distinct keys are what gets loaded and verified.
+  spec.keys.erase(std::unique(spec.keys.begin(), spec.keys.end()), spec.keys.end());
+  spec.db_dir = db_dir;
+  spec.shuffled_load = load_order == "shuffled";
+  spec.value_bytes = value_bytes;
+  spec.seed = seed;
+  spec.full_compaction = settle == "full";
+  spec.progress = progress == "always" || (progress == "auto" && spec.keys.size() >= 1000000);
+  spec.ops = PointLookups(spec.keys, ops_count, negative_share, seed);
+
+  std::error_code ec;
+  std::filesystem::remove_all(db_dir, ec);
+  std::filesystem::create_directories(std::filesystem::path(db_dir).parent_path(), ec);
+
+  RunLog log;
+  if (!log.Open(log_path, &err)) return Fail(err);
+  log.Write("run", {{"schema_version", kLogSchemaVersion},
+                    {"engine", engine->Name()},
+                    {"build_id", build_id},
+                    {"options", options.ToJson()},
+                    {"dataset", {{"path", dataset},
+                                 {"count", info.count},
+                                 {"duplicates", info.duplicates},
+                                 {"distinct", spec.keys.size()},
+                                 {"manifest", manifest}}},
+                    {"workload", {{"kind", workload},
+                                  {"ops", ops_count},
+                                  {"negative_share", negative_share},
+                                  {"load_order", load_order},
+                                  {"value_bytes", value_bytes},
+                                  {"key_bytes", 8},
+                                  {"settle", settle}}},
+                    {"seed", seed},
+                    {"meta", meta}});
+
+  if (!engine->Open(db_dir, options, &err)) return Fail(db_dir + ": open: " + err);
+  RunResult result = Run(engine.get(), spec, &log);
+  engine->Close();
+  if (!keep_db) std::filesystem::remove_all(db_dir, ec);
+
+  if (!result.error.empty()) return Fail(engine->Name() + ": " + result.error);
+  if (result.wrong > 0) {
+    // Kept beside, never under, the output name: a wrong run is no result.
+    std::string failed = log_path + ".failed";
+    log.Finish("wrong_answers", &err);
+    std::filesystem::rename(log_path, failed, ec);
+    return Fail(engine->Name() + ": " + std::to_string(result.wrong) + " of " +
+                std::to_string(result.verified) + " answers wrong; see " + failed);
+  }
+  if (!log.Finish("ok", &err)) return Fail(err);
+  std::fprintf(stderr, "lsmbench: %s: %llu answers verified, log %s\n",
+               engine->Name().c_str(), static_cast<unsigned long long>(result.verified),
+               log_path.c_str());
+  return 0;
+}

@@ -1,0 +1,53 @@
+// The operation stream a run executes, generated in full before the timed
+// phase so generation never shows up in the measurement.
+#ifndef LSMBENCH_OPS_H_
+#define LSMBENCH_OPS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lsmbench {
+
+enum class OpType : uint8_t { kGet, kPut, kScan };
+
+// What the generator knows about a key when it builds a read-only stream;
+// kUnknown makes the verifier consult its own state (streams with writes).
+enum class Expect : uint8_t { kUnknown, kPresent, kAbsent };
+
+struct Op {
+  OpType type;
+  Expect expect;
+  uint32_t scan_len;
+  uint64_t key;
+};
+
+const char* OpName(OpType t);
+
+// Deterministic 64-bit generator (splitmix64 seeding xoshiro256**): the
+// same seed gives the same stream with every compiler and library, which
+// std::uniform_int_distribution does not promise.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed);
+  uint64_t Next();
+  // Uniform in [0, n), n > 0, by Lemire's multiply-shift with rejection.
+  uint64_t Below(uint64_t n);
+  double Unit();  // [0, 1)
+
+ private:
+  uint64_t s_[4];
+};
+
+// `count` point lookups over `keys` (sorted, distinct): a share
+// `negative_share` of absent keys drawn inside the key range (between two
+// neighbours where a gap exists), the rest uniform over the present keys.
+std::vector<Op> PointLookups(const std::vector<uint64_t>& keys, uint64_t count,
+                             double negative_share, uint64_t seed);
+
+// Fisher-Yates shuffle with Rng, for the shuffled load order.
+void Shuffle(std::vector<uint64_t>* v, uint64_t seed);
+
+}  // namespace lsmbench
+
+#endif  // LSMBENCH_OPS_H_

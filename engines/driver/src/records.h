@@ -1,0 +1,55 @@
+// How lsmbench turns dataset keys into engine records: a uint64 key is
+// stored as its 8-byte big-endian encoding (so the engine's bytewise order
+// is the numeric order), and its value is a deterministic function of
+// (key, version), so every answer can be checked without keeping values.
+#ifndef LSMBENCH_RECORDS_H_
+#define LSMBENCH_RECORDS_H_
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace lsmbench {
+
+inline void EncodeKey(uint64_t k, char* out) {
+  for (int i = 7; i >= 0; i--) {
+    out[i] = static_cast<char>(k & 0xff);
+    k >>= 8;
+  }
+}
+
+inline uint64_t DecodeKey(std::string_view s) {
+  uint64_t k = 0;
+  for (size_t i = 0; i < 8 && i < s.size(); i++) {
+    k = (k << 8) | static_cast<unsigned char>(s[i]);
+  }
+  return k;
+}
+
+inline uint64_t SplitMix64(uint64_t* state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// Value bytes for (key, version): the key and version in the first 16 bytes
+// (when they fit) so a wrong answer is readable in the log, then
+// pseudo-random filler seeded by both.
+inline void MakeValue(uint64_t key, uint64_t version, size_t len, std::string* out) {
+  out->resize(len);
+  char* p = out->data();
+  uint64_t head[2] = {key, version};
+  size_t n = len < sizeof(head) ? len : sizeof(head);
+  std::memcpy(p, head, n);
+  uint64_t state = key * 0x2545f4914f6cdd1dull ^ version;
+  for (size_t i = n; i < len; i += 8) {
+    uint64_t r = SplitMix64(&state);
+    std::memcpy(p + i, &r, len - i < 8 ? len - i : 8);
+  }
+}
+
+}  // namespace lsmbench
+
+#endif  // LSMBENCH_RECORDS_H_

@@ -1,0 +1,42 @@
+// The JSON-lines run log (schema in engines/driver/LOG_SCHEMA.md). Records
+// go to `<path>.tmp`; Finish() appends the `end` record and renames the file
+// into place, so a killed run never leaves a log that looks complete.
+#ifndef LSMBENCH_RUN_LOG_H_
+#define LSMBENCH_RUN_LOG_H_
+
+#include <cstdio>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "histogram.h"
+
+namespace lsmbench {
+
+constexpr int kLogSchemaVersion = 1;
+
+class RunLog {
+ public:
+  RunLog() = default;
+  ~RunLog();
+  RunLog(const RunLog&) = delete;
+  RunLog& operator=(const RunLog&) = delete;
+
+  bool Open(const std::string& path, std::string* err);
+  // Writes one record; `type` becomes its "type" field.
+  void Write(const std::string& type, nlohmann::json record);
+  // Appends {"type":"end","status":status} and renames into place.
+  bool Finish(const std::string& status, std::string* err);
+
+  // A `latency` record body for one histogram.
+  static nlohmann::json Latency(const std::string& op, const std::string& subset,
+                                const Histogram& h);
+
+ private:
+  std::string path_, tmp_;
+  FILE* f_ = nullptr;
+};
+
+}  // namespace lsmbench
+
+#endif  // LSMBENCH_RUN_LOG_H_

@@ -1,0 +1,41 @@
+// One benchmark run: load a dataset into an engine, let it settle, run an
+// operation stream, verify every answer, and log what was measured.
+#ifndef LSMBENCH_RUNNER_H_
+#define LSMBENCH_RUNNER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine.h"
+#include "ops.h"
+#include "run_log.h"
+
+namespace lsmbench {
+
+struct RunSpec {
+  std::string db_dir;
+  std::vector<uint64_t> keys;  // sorted, distinct: what gets loaded
+  bool shuffled_load = true;
+  size_t value_bytes = 64;
+  uint64_t seed = 1;
+  bool full_compaction = false;  // settle: compact everything vs wait idle
+  bool progress = true;
+  std::vector<Op> ops;
+};
+
+struct RunResult {
+  uint64_t verified = 0;
+  uint64_t wrong = 0;
+  std::string error;  // an engine error; empty when none
+};
+
+// Writes the phase, latency, breakdown, engine and check records (the
+// caller writes `run` before and `end` after). The engine must be open.
+RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log);
+
+}  // namespace lsmbench
+
+#endif  // LSMBENCH_RUNNER_H_

@@ -1,0 +1,159 @@
+// The runner and verifier against an in-memory engine: a correct one must
+// pass every check, and each kind of wrong answer must be caught.
+#include "runner.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "records.h"
+
+namespace lsmbench {
+
+// A std::map behind the Engine interface: the reference the verifier's
+// expectations are tested against, not a benchmark engine.
+class MapEngine : public Engine {
+ public:
+  std::string Name() const override { return "map"; }
+  std::vector<OptionSpec> OptionSpecs() const override { return {}; }
+  bool Open(const std::string&, const OptionSet&, std::string*) override { return true; }
+  bool Put(std::string_view k, std::string_view v, std::string*) override {
+    data_[std::string(k)] = std::string(v);
+    return true;
+  }
+  bool Get(std::string_view k, std::string* v, bool* found, std::string*) override {
+    auto it = data_.find(std::string(k));
+    *found = it != data_.end();
+    if (*found) *v = it->second;
+    return true;
+  }
+  bool Scan(std::string_view k, size_t n, std::vector<KV>* out, std::string*) override {
+    out->clear();
+    for (auto it = data_.lower_bound(std::string(k)); it != data_.end() && out->size() < n; ++it) {
+      out->emplace_back(it->first, it->second);
+    }
+    return true;
+  }
+  bool Settle(bool, std::string*) override { return true; }
+  nlohmann::json Stats() override { return {{"index_bytes", 0}}; }
+  void Close() override {}
+
+  std::map<std::string, std::string> data_;
+};
+
+// Corrupts exactly one answer the way a broken index would.
+class FaultyEngine : public MapEngine {
+ public:
+  enum class Fault { kWrongValue, kMissingKey, kPhantomKey, kScanSkips };
+  FaultyEngine(Fault fault, uint64_t key) : fault_(fault), key_(key) {}
+  bool Get(std::string_view k, std::string* v, bool* found, std::string* e) override {
+    MapEngine::Get(k, v, found, e);
+    if (DecodeKey(k) == key_) {
+      if (fault_ == Fault::kWrongValue && *found) (*v)[20] ^= 1;
+      if (fault_ == Fault::kMissingKey) *found = false;
+      if (fault_ == Fault::kPhantomKey && !*found) {
+        *found = true;
+        MakeValue(key_, 0, 64, v);
+      }
+    }
+    return true;
+  }
+  bool Scan(std::string_view k, size_t n, std::vector<KV>* out, std::string* e) override {
+    MapEngine::Scan(k, n + 1, out, e);
+    if (fault_ == Fault::kScanSkips && out->size() > 1) out->erase(out->begin() + 1);
+    if (out->size() > n) out->resize(n);
+    return true;
+  }
+
+ private:
+  Fault fault_;
+  uint64_t key_;
+};
+
+class RunnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (uint64_t k = 0; k < 2000; k++) spec_.keys.push_back(k * 10 + (k % 3));
+    spec_.keys.push_back(UINT64_MAX);
+    spec_.progress = false;
+    spec_.ops = PointLookups(spec_.keys, 3000, 0.25, 1);
+    path_ = ::testing::TempDir() + "/runner_test_" + std::to_string(getpid()) + ".jsonl";
+  }
+  RunResult RunWith(Engine* e) {
+    std::string err;
+    RunLog log;
+    EXPECT_TRUE(log.Open(path_, &err)) << err;
+    RunResult r = lsmbench::Run(e, spec_, &log);
+    EXPECT_TRUE(log.Finish("ok", &err)) << err;
+    return r;
+  }
+  RunSpec spec_;
+  std::string path_;
+};
+
+TEST_F(RunnerTest, CorrectEngineHasNoWrongAnswers) {
+  MapEngine e;
+  spec_.ops.push_back({OpType::kGet, Expect::kPresent, 0, UINT64_MAX});
+  spec_.ops.push_back({OpType::kScan, Expect::kUnknown, 50, 0});
+  spec_.ops.push_back({OpType::kScan, Expect::kUnknown, 50, UINT64_MAX - 1});
+  spec_.ops.push_back({OpType::kPut, Expect::kUnknown, 0, 15});
+  spec_.ops.push_back({OpType::kGet, Expect::kUnknown, 0, 15});
+  spec_.ops.push_back({OpType::kScan, Expect::kUnknown, 5, 11});
+  RunResult r = RunWith(&e);
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.wrong, 0u);
+  EXPECT_EQ(r.verified, 3000u + 5);
+}
+
+TEST_F(RunnerTest, EachInjectedWrongAnswerIsCaught) {
+  uint64_t present = spec_.ops[0].expect == Expect::kPresent ? spec_.ops[0].key : spec_.keys[5];
+  spec_.ops.push_back({OpType::kGet, Expect::kPresent, 0, present});
+  spec_.ops.push_back({OpType::kGet, Expect::kAbsent, 0, 1});  // keys are 0, 11, 22, ...
+  using F = FaultyEngine::Fault;
+  for (auto [fault, key] : {std::pair{F::kWrongValue, present}, std::pair{F::kMissingKey, present},
+                            std::pair{F::kPhantomKey, uint64_t{1}}}) {
+    FaultyEngine e(fault, key);
+    RunResult r = RunWith(&e);
+    EXPECT_GE(r.wrong, 1u) << "fault " << static_cast<int>(fault);
+  }
+  spec_.ops = {{OpType::kScan, Expect::kUnknown, 10, 100}};
+  FaultyEngine skips(F::kScanSkips, 0);
+  EXPECT_EQ(RunWith(&skips).wrong, 1u);
+}
+
+TEST_F(RunnerTest, LogHasEveryRecordTypeAndEndsWithEnd) {
+  MapEngine e;
+  RunWith(&e);
+  std::ifstream in(path_);
+  std::map<std::string, int> types;
+  std::string line, last;
+  while (std::getline(in, line)) {
+    last = nlohmann::json::parse(line)["type"];
+    types[last]++;
+  }
+  EXPECT_EQ(types["phase"], 3);
+  EXPECT_EQ(types["latency"], 3);  // get all/found/absent
+  EXPECT_EQ(types["breakdown"], 1);
+  EXPECT_EQ(types["engine"], 1);
+  EXPECT_EQ(types["check"], 1);
+  EXPECT_EQ(last, "end");
+}
+
+TEST_F(RunnerTest, UnfinishedLogNeverAppearsUnderItsName) {
+  std::string err;
+  std::filesystem::remove(path_);
+  {
+    RunLog log;
+    ASSERT_TRUE(log.Open(path_, &err));
+    log.Write("run", {{"schema_version", 1}});
+  }  // destroyed without Finish(), as when a run fails
+  EXPECT_FALSE(std::filesystem::exists(path_));
+  EXPECT_FALSE(std::filesystem::exists(path_ + ".tmp"));
+}
+
+}  // namespace lsmbench

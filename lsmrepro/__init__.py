@@ -1,0 +1,1 @@
+"""Python side of the pipeline: config, raw-log parsing, aggregation, claims, report."""
