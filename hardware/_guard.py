@@ -7,6 +7,7 @@ clean exit the runner has already done so and this finds nothing to do.
     python -m hardware._guard cgroup-v1|cgroup-v2 <cgroup dir>
     python -m hardware._guard systemd-run <unit> [--user]
 """
+import os
 import subprocess
 import sys
 
@@ -28,6 +29,10 @@ def main(argv):
     cls = CgroupV2 if mechanism == "cgroup-v2" else CgroupV1
     try:
         cls(target, FS(), 0).remove(deadline=30.0)
+        try:
+            os.rmdir(os.path.dirname(target))    # lsmbench/, when no other job uses it
+        except OSError:
+            pass
     except OSError as e:
         print(f"hardware._guard: could not remove {target}: {e}", file=sys.stderr)
         return 1
