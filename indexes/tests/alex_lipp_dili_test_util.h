@@ -18,7 +18,7 @@
 #include "alloc_counter.h"
 #include "lidx/index.h"
 
-namespace lidx_test {
+namespace exact_test {
 
 using lidx::u128;
 
@@ -146,9 +146,9 @@ template <typename K>
 // What the index under test holds per the allocator, after Build().
 template <typename Make>
 void ExpectMemoryMatchesAllocator(Make make, const std::string& what) {
-  size_t before = LiveHeapBytes();
+  size_t before = lidx_test::LiveHeapBytes();
   auto idx = make();
-  size_t after = LiveHeapBytes();
+  size_t after = lidx_test::LiveHeapBytes();
   ASSERT_NE(idx, nullptr) << what;
   EXPECT_EQ(idx->MemoryBytes(), after - before) << what;
 }
@@ -244,6 +244,6 @@ void CheckMemory(Dist d, size_t n, uint64_t seed) {
       [&] { return BuildOrFail<Idx>(keys, {}, what); }, what);
 }
 
-}  // namespace lidx_test
+}  // namespace exact_test
 
 #endif  // LIDX_TESTS_ALEX_LIPP_DILI_TEST_UTIL_H_

@@ -4,7 +4,7 @@
 
 #include "alex_lipp_dili_test_util.h"
 
-namespace lidx_test {
+namespace exact_test {
 namespace {
 
 using lidx::AlexIndex;
@@ -85,4 +85,4 @@ TEST(Alex, GuardFailsBuildOverMemoryOrDepth) {
 }
 
 }  // namespace
-}  // namespace lidx_test
+}  // namespace exact_test

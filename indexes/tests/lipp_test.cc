@@ -4,7 +4,7 @@
 
 #include "alex_lipp_dili_test_util.h"
 
-namespace lidx_test {
+namespace exact_test {
 namespace {
 
 using lidx::LippIndex;
@@ -79,4 +79,4 @@ TEST(Lipp, GuardFailsBuildOverMemoryOrDepth) {
 }
 
 }  // namespace
-}  // namespace lidx_test
+}  // namespace exact_test
