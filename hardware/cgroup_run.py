@@ -267,6 +267,10 @@ class Runner:
         if self.got_signal and status == 0:
             status = 128 + self.got_signal
         r["exit_status"] = status
+        if self.unit is not None and self.reasons and not a.allow_unenforced:
+            # found out only after the job ran: fail the run visibly
+            print(f"error: cgroup_run: permission: {self.reasons[-1]}", file=sys.stderr)
+            status = status or 2
         r["not_enforced_reason"] = "; ".join(self.reasons) or None
         asked = limit is not None or a.drop_caches
         r["enforced"] = not self.reasons and (mechanism != "none" or not asked)
@@ -343,10 +347,20 @@ class Runner:
                 r[k] = stats[k]
         if limit is not None:
             got = stats.get("limit_bytes")
-            if got is not None:
+            if got is None or abs(got - limit) > 4096:
+                # e.g. a user manager without the memory controller delegated:
+                # systemd accepts MemoryMax= and enforces nothing
+                self.reasons.append(
+                    f"systemd-run: the scope's memory.max is {got if got is not None else 'absent'}, "
+                    f"not {limit}: the memory controller is not delegated to this systemd "
+                    f"(for --user: Delegate=memory on user@.service)")
+            else:
                 r["limit_bytes"] = got
-            r["swap_limited"] = stats.get("swap_max") == 0 or r["swap_total_bytes"] == 0
-            r["swap_enforcement"] = "MemorySwapMax=0"
+            swap = stats.get("swap_max")
+            r["swap_limited"] = swap == 0 or r["swap_total_bytes"] == 0
+            r["swap_enforcement"] = ("MemorySwapMax=0" if swap == 0 else
+                                     "no swap on the host" if r["swap_total_bytes"] == 0 else
+                                     "not limited (memory.swap.max unavailable)")
 
     def _on_signal(self, signum, frame):
         if self.got_signal is None:
