@@ -13,17 +13,12 @@ import json
 import sys
 from pathlib import Path
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-import seaborn as sns  # noqa: E402
+from lsmrepro.atomic import atomic_path, write_text
+from lsmrepro.errors import InputError, cli
 
-from lsmrepro.atomic import atomic_path, write_text  # noqa: E402
-from lsmrepro.errors import InputError, cli  # noqa: E402
-
-from hardware.fio_profile import MEASUREMENT_ORDER  # noqa: E402
+from hardware.fio_profile import MEASUREMENT_ORDER
 
 COLUMNS = ["measurement", "rw", "bs", "iodepth", "ioengine", "direct", "iops",
            "bandwidth_MiBps", "clat_mean_us", "clat_p50_us", "clat_p99_us", "clat_p99.9_us"]
@@ -98,6 +93,10 @@ def markdown(df, prof):
 
 
 def figure(df, prof):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import seaborn as sns
     sns.set_theme(style="whitegrid", context="paper")
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.2))
     order = list(df["measurement"])
@@ -151,7 +150,7 @@ def main(argv=None):
             if out:
                 with atomic_path(out) as tmp:
                     fig.savefig(tmp, format=kind, dpi=150)
-        plt.close(fig)
+        fig.clf()
     return 0
 
 
