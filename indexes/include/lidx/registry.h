@@ -35,9 +35,9 @@
 // #include "lidx/slr.h"
 // #include "lidx/pla.h"
 // ---- engineer 3: alex, lipp, dili ----
-// #include "lidx/alex.h"
-// #include "lidx/lipp.h"
-// #include "lidx/dili.h"
+#include "lidx/alex.h"
+#include "lidx/lipp.h"
+#include "lidx/dili.h"
 
 namespace lidx {
 namespace registry_detail {
@@ -72,9 +72,9 @@ const std::vector<std::pair<std::string_view, Factory<K>>>& Entries() {
       // {"pla", &Construct<PlaIndex<K>, K>},
       // {"pra", &Construct<PraIndex<K>, K>},
       // ---- engineer 3 ----
-      // {"alex", &Construct<AlexIndex<K>, K>},
-      // {"lipp", &Construct<LippIndex<K>, K>},
-      // {"dili", &Construct<DiliIndex<K>, K>},
+      {"alex", &Construct<AlexIndex<K>, K>},
+      {"lipp", &Construct<LippIndex<K>, K>},
+      {"dili", &Construct<DiliIndex<K>, K>},
   };
   return kEntries;
 }
