@@ -1,8 +1,5 @@
 // lsmbench adapter for LevelDB 1.23 (pristine, and the learned fork, which
 // keeps LevelDB's public API).
-#include <dirent.h>
-#include <sys/stat.h>
-
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -149,31 +146,33 @@ class LevelDBEngine : public Engine {
     return false;
   }
 
-  // Sums the index block size recorded in each table's footer.
+  // Sums the index block size recorded in the footer of each live table
+  // (those "leveldb.sstables" lists; obsolete files may linger on disk).
   void TableIndexBytes(uint64_t* index_bytes, uint64_t* table_bytes, uint64_t* tables) {
-    DIR* d = opendir(dir_.c_str());
-    if (d == nullptr) return;
-    while (dirent* e = readdir(d)) {
-      std::string name = e->d_name;
-      if (name.size() < 4 || name.compare(name.size() - 4, 4, ".ldb") != 0) continue;
-      std::string path = dir_ + "/" + name;
-      struct stat st;
-      if (stat(path.c_str(), &st) != 0 || st.st_size < leveldb::Footer::kEncodedLength) continue;
+    std::string sstables;
+    db_->GetProperty("leveldb.sstables", &sstables);
+    std::istringstream in(sstables);
+    std::string line;
+    while (std::getline(in, line)) {
+      unsigned long long number, size;
+      if (std::sscanf(line.c_str(), " %llu:%llu[", &number, &size) != 2) continue;
+      char name[32];
+      std::snprintf(name, sizeof(name), "/%06llu.ldb", number);
+      std::string path = dir_ + name;
       FILE* f = std::fopen(path.c_str(), "rb");
       if (f == nullptr) continue;
       char buf[leveldb::Footer::kEncodedLength];
-      std::fseek(f, st.st_size - leveldb::Footer::kEncodedLength, SEEK_SET);
-      size_t got = std::fread(buf, 1, sizeof(buf), f);
+      bool read = std::fseek(f, -static_cast<long>(sizeof(buf)), SEEK_END) == 0 &&
+                  std::fread(buf, 1, sizeof(buf), f) == sizeof(buf);
       std::fclose(f);
       leveldb::Footer footer;
-      leveldb::Slice input(buf, got);
-      if (got == sizeof(buf) && footer.DecodeFrom(&input).ok()) {
+      leveldb::Slice input(buf, sizeof(buf));
+      if (read && footer.DecodeFrom(&input).ok()) {
         *index_bytes += footer.index_handle().size();
-        *table_bytes += st.st_size;
+        *table_bytes += size;
         ++*tables;
       }
     }
-    closedir(d);
   }
 
   // Sums the Time(sec) column of the "leveldb.stats" table.

@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
   uint64_t ops_count = 100000, seed = 1;
   size_t value_bytes = 64;
   double negative_share = 0.0;
-  std::vector<std::string> engine_opts, meta_items;
+  std::vector<std::string> engine_opts, meta_items, attach_items;
   bool list_options = false, keep_db = false;
   app.add_option("--db", db_dir, "database directory (emptied first)");
   app.add_option("--dataset", dataset, "SOSD key file (_uint32 or _uint64)");
@@ -87,6 +87,8 @@ int main(int argc, char** argv) {
   app.add_option("-o,--option", engine_opts, "engine option key=value (repeatable)");
   app.add_option("--build-id", build_id_file, "build id JSON of this binary's engine");
   app.add_option("--meta", meta_items, "key=value copied into the run record");
+  app.add_option("--attach", attach_items,
+                 "name=FILE: a JSON file (fingerprint, device profile) copied into the run record");
   app.add_option("--log", log_path, "JSON-lines run log to write");
   app.add_option("--progress", progress)->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("--keep-db", keep_db, "leave the database on disk after the run");
@@ -109,6 +111,11 @@ int main(int argc, char** argv) {
 
   nlohmann::json meta, build_id = nullptr, manifest = nullptr;
   if (!KeyValues(meta_items, "--meta", &meta, &err)) return Fail(err);
+  nlohmann::json attached = nlohmann::json::object(), files;
+  if (!KeyValues(attach_items, "--attach", &files, &err)) return Fail(err);
+  for (auto& [name, file] : files.items()) {
+    if (!ReadJsonFile(file.get<std::string>(), &attached[name], &err)) return Fail(err);
+  }
   if (!build_id_file.empty() && !ReadJsonFile(build_id_file, &build_id, &err)) return Fail(err);
   if (!dataset_manifest.empty() && !ReadJsonFile(dataset_manifest, &manifest, &err)) {
     return Fail(err);
@@ -153,7 +160,8 @@ int main(int argc, char** argv) {
                                   {"key_bytes", 8},
                                   {"settle", settle}}},
                     {"seed", seed},
-                    {"meta", meta}});
+                    {"meta", meta},
+                    {"attached", attached}});
 
   if (!engine->Open(db_dir, options, &err)) return Fail(db_dir + ": open: " + err);
   RunResult result = Run(engine.get(), spec, &log);

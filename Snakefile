@@ -1,0 +1,28 @@
+# One command from pinned upstream sources to checked figures.
+#   ./reproduce                      everything at the configured scale (local)
+#   ./reproduce smoke                everything at the smoke scale
+#   ./reproduce baseline_point       one figure; `./reproduce --list-targets` for all
+# Rules live beside the code they run: each folder's *.smk is included here.
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+include: "workflow/common.smk"
+include: "engines/engines.smk"
+include: "workflow/interim.smk"
+include: "paper/paper.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        report_for(config["scale"]),
+
+
+rule smoke:
+    input:
+        report_for("smoke"),

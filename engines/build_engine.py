@@ -1,0 +1,186 @@
+"""Builds one engine variant of engines/engines.yaml and its lsmbench.
+
+Unpacks the verified tarball, lays the variant's overlay and patches over
+it, builds the engine's static library and then lsmbench against it (CMake,
+Release, ccache, one job per core), and writes the build id every run log
+carries: source hash, overlay hash, git commit, compiler, flags, timings.
+
+    python -m engines.build_engine leveldb --tarball build/sources/leveldb-1.23.tar.gz \
+        --work build/engines/leveldb
+"""
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+import yaml
+
+from engines.fetch import load_pin, sha256_of
+from lsmrepro.atomic import write_text
+from lsmrepro.errors import InputError, cli
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+VARIANTS = HERE / "engines.yaml"
+DRIVER = HERE / "driver"
+
+
+def load_variant(name):
+    with open(VARIANTS) as f:
+        variants = yaml.safe_load(f)
+    if name not in variants:
+        raise InputError(VARIANTS, name, f"no such engine; known: {', '.join(variants)}")
+    return variants[name]
+
+
+def tree_files(*roots):
+    """Every file under the roots, sorted, skipping caches."""
+    out = []
+    for root in roots:
+        if root.is_file():
+            out.append(root)
+        elif root.is_dir():
+            out += [p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    return sorted(out)
+
+
+def overlay_hash(name):
+    """Hash of our own code that goes into this binary: the variant's folder,
+    the driver, the headers it includes. Content, not commits, so an
+    uncommitted edit changes the id too."""
+    h = hashlib.sha256()
+    roots = [HERE / name, DRIVER / "src", DRIVER / "CMakeLists.txt",
+             REPO / "workloads" / "sosd", REPO / "indexes" / "include", VARIANTS]
+    for p in tree_files(*roots):
+        h.update(str(p.relative_to(REPO)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def git(*args):
+    try:
+        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def compiler_version():
+    cxx = os.environ.get("CXX", "c++")
+    out = subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout
+    return out.splitlines()[0] if out else cxx
+
+
+def run(cmd, log, **kw):
+    log.write(f"$ {' '.join(map(str, cmd))}\n")
+    log.flush()
+    r = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, **kw)
+    if r.returncode != 0:
+        raise SystemExit(f"error: build step failed ({r.returncode}): {' '.join(map(str, cmd))}; "
+                         f"see {log.name}")
+
+
+def unpack(tarball, top_dir, dest):
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staging = dest.parent / "unpack.tmp"
+    if staging.exists():
+        shutil.rmtree(staging)
+    with tarfile.open(tarball) as t:
+        t.extractall(staging, filter="data")
+    (staging / top_dir).rename(dest)
+    shutil.rmtree(staging)
+
+
+def apply_overlay(name, src, log):
+    variant_dir = HERE / name
+    overlay = variant_dir / "overlay"
+    if overlay.is_dir():
+        shutil.copytree(overlay, src, dirs_exist_ok=True)
+    for patch in sorted((variant_dir / "patches").glob("*.patch")) if (variant_dir / "patches").is_dir() else []:
+        run(["patch", "-p1", "--forward", "-i", str(patch)], log, cwd=src)
+
+
+def build(name, tarball, work, jobs):
+    variant = load_variant(name)
+    pin = load_pin(variant["source"])
+    got = sha256_of(tarball)
+    if got != pin["sha256"]:
+        raise InputError(tarball, "sha256", f"expected {pin['sha256']}, got {got}")
+    work = Path(work).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    src, lib_build, drv_build = work / "src", work / "lib-build", work / "driver-build"
+    jobs = jobs or os.cpu_count() or 1
+    launcher = ["-DCMAKE_C_COMPILER_LAUNCHER=ccache", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"] \
+        if shutil.which("ccache") else []
+    # Paths under the work folder hash relative, so a clone at another path
+    # (CI's clean checkout) hits the same compiler-cache entries.
+    env = dict(os.environ, CCACHE_BASEDIR=str(work), CCACHE_NOHASHDIR="1")
+    lib_flags = ["-DCMAKE_BUILD_TYPE=Release", *variant.get("cmake_args", [])]
+
+    t0, c0 = time.time(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(work / "build.log", "w") as log:
+        unpack(tarball, pin["top_dir"], src)
+        apply_overlay(name, src, log)
+        if lib_build.exists():
+            shutil.rmtree(lib_build)
+        run(["cmake", "-S", src, "-B", lib_build, "-G", "Ninja", *lib_flags, *launcher], log, env=env)
+        run(["cmake", "--build", lib_build, "--target", variant["target"], "-j", str(jobs)], log, env=env)
+        t_lib = time.time() - t0
+        if drv_build.exists():
+            shutil.rmtree(drv_build)
+        run(["cmake", "-S", DRIVER, "-B", drv_build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+             f"-DLSMBENCH_ENGINE={variant['adapter']}", f"-DENGINE_SOURCE_DIR={src}",
+             f"-DENGINE_BUILD_DIR={lib_build}", f"-DENGINE_LIBRARY={lib_build / variant['library']}",
+             f"-DENGINE_LINK_LIBS={';'.join(variant.get('link', []))}", *launcher], log, env=env)
+        run(["cmake", "--build", drv_build, "-j", str(jobs)], log, env=env)
+    c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = time.time() - t0
+    cpu = (c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime)
+
+    binary = work / "bin" / "lsmbench"
+    binary.parent.mkdir(exist_ok=True)
+    shutil.copy2(drv_build / "lsmbench", binary)
+    identity = {
+        "engine": name,
+        "source": {"name": variant["source"], "version": pin.get("version"), "sha256": pin["sha256"]},
+        "overlay_sha256": overlay_hash(name),
+        "compiler": compiler_version(),
+        "flags": lib_flags,
+    }
+    build_id = dict(
+        id=hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:12],
+        **identity,
+        git_commit=git("rev-parse", "HEAD"),
+        git_dirty=bool(git("status", "--porcelain", "--", "engines", "workloads/sosd", "indexes")),
+        jobs=jobs,
+        ccache=bool(launcher),
+        build_seconds={"library": round(t_lib, 1), "total": round(wall, 1)},
+        build_cpu_seconds=round(cpu, 1),
+        built_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    )
+    write_text(work / "build_id.json", json.dumps(build_id, indent=2) + "\n")
+    print(f"build: {name} in {wall:.0f}s wall, {cpu:.0f}s CPU, id {build_id['id']}", file=sys.stderr)
+
+
+@cli
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("engine")
+    ap.add_argument("--tarball", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--jobs", type=int, default=0, help="0 = one per core")
+    args = ap.parse_args(argv)
+    build(args.engine, args.tarball, args.work, args.jobs)
+
+
+if __name__ == "__main__":
+    main()

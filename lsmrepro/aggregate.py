@@ -1,0 +1,101 @@
+"""Raw run logs -> one tidy CSV per study: a row per (run, metric), each
+with the log file and line it was read from, so every number in a figure,
+table or verdict traces back to what lsmbench wrote. A pure function of the
+logs (and of the cgroup reports beside them, when present).
+
+    python -m lsmrepro.aggregate --out results/local/tidy/baseline.csv LOG...
+"""
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+from lsmrepro import runlog
+from lsmrepro.atomic import atomic_path
+from lsmrepro.errors import InputError, cli
+
+COLUMNS = ["study", "experiment", "scale", "engine", "dataset", "repetition", "run",
+           "metric", "op", "subset", "value", "unit", "source", "build_id", "fingerprint"]
+
+LATENCY_STATS = ["mean", "min", "p50", "p90", "p99", "p999", "max", "count"]
+
+
+def _factors(log):
+    run = log.run
+    meta = run["meta"]
+    missing = [k for k in ("study", "experiment", "scale", "dataset", "repetition") if k not in meta]
+    if missing:
+        raise InputError(log.path, "line 1: run.meta", f"keys {', '.join(missing)} expected (lsmbench --meta)")
+    fingerprint = run["attached"].get("fingerprint", {}) or {}
+    return {
+        "study": meta["study"],
+        "experiment": meta["experiment"],
+        "scale": meta["scale"],
+        "engine": run["engine"],
+        "dataset": meta["dataset"],
+        "repetition": int(meta["repetition"]),
+        "run": Path(log.path).stem,
+        "build_id": (run.get("build_id") or {}).get("id", ""),
+        "fingerprint": fingerprint.get("id", ""),
+    }
+
+
+def rows_of(log):
+    """Every metric of one run log as tidy rows."""
+    base = _factors(log)
+
+    def row(rec, metric, value, unit, op="", subset=""):
+        return {**base, "metric": metric, "op": op, "subset": subset, "value": value,
+                "unit": unit, "source": f"{log.path}:{rec.line}"}
+
+    out = []
+    for rec in log.records:
+        d = rec.data
+        kind = d["type"]
+        if kind == "phase":
+            out.append(row(rec, f"{d['phase']}_seconds", d["seconds"], "s"))
+            if d["ops"]:
+                out.append(row(rec, f"{d['phase']}_throughput", d["ops_per_sec"], "ops/s"))
+        elif kind == "latency" and d["count"]:
+            for stat in LATENCY_STATS:
+                unit = "ops" if stat == "count" else "ns"
+                out.append(row(rec, f"latency_{stat}", d[stat], unit, d["op"], d["subset"]))
+        elif kind == "breakdown":
+            for step, value in d["per_op"].items():
+                out.append(row(rec, f"{d['scope']}_{step}_per_op", value, "ns"))
+        elif kind == "engine":
+            for key, value in d.items():
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and key != "type":
+                    unit = "bytes" if key.endswith("bytes") else "s" if key.endswith("seconds") else ""
+                    out.append(row(rec, key, value, unit))
+        elif kind == "check":
+            out.append(row(rec, "answers_verified", d["verified"], "ops"))
+            out.append(row(rec, "answers_wrong", d["wrong"], "ops"))
+    return out
+
+
+def aggregate(logs, out):
+    rows = []
+    for path in sorted(map(str, logs)):
+        rows += rows_of(runlog.read(path))
+    with atomic_path(out) as tmp:
+        with open(tmp, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=COLUMNS)
+            w.writeheader()
+            w.writerows(rows)
+    return rows
+
+
+@cli
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("logs", nargs="+")
+    args = ap.parse_args(argv)
+    rows = aggregate(args.logs, args.out)
+    print(f"aggregate: {len(args.logs)} logs, {len(rows)} rows -> {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+# Study `baseline`: pristine engines, the spine every other study builds on.
+# Figure `point`: point-lookup latency and throughput, leveldb vs rocksdb.
+
+
+def baseline_point_logs(scale):
+    c = SCALES[scale]["baseline"]["point"]
+    return [f"{RESULTS}/{scale}/raw/baseline/point/{e}__{d}__r{r}.jsonl"
+            for r in range(c["repetitions"]) for d in c["datasets"] for e in c["engines"]]
+
+
+def point_priority(wildcards):
+    # Repetition r of every (engine, dataset) runs before repetition r+1 of
+    # any: repetitions interleave, so drift in the machine spreads evenly.
+    return 1000 - int(wildcards.rep)
+
+
+rule baseline_point_run:
+    input:
+        binary=lambda w: engine_binary(w.engine),
+        build_id=lambda w: engine_build_id(w.engine),
+        dataset=lambda w: dataset_file(w.scale, SCALES[w.scale]["baseline"]["point"]["datasets"][w.dataset]),
+        manifest=lambda w: dataset_file(w.scale, SCALES[w.scale]["baseline"]["point"]["datasets"][w.dataset]) + ".manifest.json",
+        fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
+    output:
+        f"{RESULTS}/{{scale}}/raw/baseline/point/{{engine}}__{{dataset}}__r{{rep}}.jsonl",
+    params:
+        c=lambda w: SCALES[w.scale]["baseline"]["point"],
+        options=lambda w: " ".join(f"-o {o}" for o in SCALES[w.scale]["baseline"]["point"]["options"].get(w.engine, [])),
+        db=lambda w: f"{RESULTS}/{w.scale}/db/baseline-point-{w.engine}-{w.dataset}-r{w.rep}",
+        seed=lambda w: 1000 + int(w.rep),
+    resources:
+        bench_lock=1,
+    priority: point_priority
+    log:
+        f"{RESULTS}/{{scale}}/logs/baseline/point/{{engine}}__{{dataset}}__r{{rep}}.log",
+    shell:
+        "{input.binary} --db {params.db} --dataset {input.dataset}"
+        " --dataset-manifest {input.manifest} --attach fingerprint={input.fingerprint}"
+        " --build-id {input.build_id} --load-order {params.c[load_order]}"
+        " --value-bytes {params.c[value_bytes]} --ops {params.c[lookups]}"
+        " --negative-share {params.c[negative_share]} --seed {params.seed} {params.options}"
+        " --meta study=baseline --meta experiment=point --meta scale={wildcards.scale}"
+        " --meta dataset={wildcards.dataset} --meta repetition={wildcards.rep}"
+        " --log {output} 2> {log}"
+
+
+rule baseline_tidy:
+    input:
+        lambda w: baseline_point_logs(w.scale),
+    output:
+        f"{RESULTS}/{{scale}}/tidy/baseline.csv",
+    log:
+        f"{RESULTS}/{{scale}}/logs/baseline/tidy.log",
+    shell:
+        "{PY} lsmrepro.aggregate --out {output} {input} 2> {log}"
+
+
+rule baseline_point_figure:
+    input:
+        f"{RESULTS}/{{scale}}/tidy/baseline.csv",
+    output:
+        pdf=f"{RESULTS}/{{scale}}/figures/baseline/point.pdf",
+        png=report(f"{RESULTS}/{{scale}}/figures/baseline/point.png",
+                   caption="baseline/point.rst", category="baseline"),
+        csv=f"{RESULTS}/{{scale}}/tables/baseline/point.csv",
+        md=f"{RESULTS}/{{scale}}/tables/baseline/point.md",
+    log:
+        f"{RESULTS}/{{scale}}/logs/baseline/point_figure.log",
+    shell:
+        "{PY} paper.baseline.point --tidy {input} --out-pdf {output.pdf} --out-png {output.png}"
+        " --out-csv {output.csv} --out-md {output.md} 2> {log}"
+
+
+rule baseline_claims:
+    input:
+        tidy=f"{RESULTS}/{{scale}}/tidy/baseline.csv",
+        claims="paper/claims.yaml",
+    output:
+        csv=f"{RESULTS}/{{scale}}/claims/baseline.csv",
+        md=f"{RESULTS}/{{scale}}/claims/baseline.md",
+    log:
+        f"{RESULTS}/{{scale}}/logs/baseline/claims.log",
+    shell:
+        "{PY} lsmrepro.claims --study baseline --tidy {input.tidy} --claims {input.claims}"
+        " --out-csv {output.csv} --out-md {output.md} 2> {log}"
+
+
+STUDY_OUTPUTS["baseline"] = {
+    "figures": {"point": "Point-lookup latency (mean, p99) and throughput of pristine LevelDB 1.23 and RocksDB 7.8.3."},
+    "logs": baseline_point_logs,
+}
+
+
+rule baseline_point:
+    input:
+        expand(f"{RESULTS}/{{scale}}/figures/baseline/point.{{ext}}", scale=config["scale"], ext=["pdf", "png"]),
+        expand(f"{RESULTS}/{{scale}}/tables/baseline/point.{{ext}}", scale=config["scale"], ext=["csv", "md"]),
+        expand(f"{RESULTS}/{{scale}}/claims/baseline.{{ext}}", scale=config["scale"], ext=["csv", "md"]),
+
+
+rule baseline:
+    input:
+        rules.baseline_point.input,
