@@ -15,7 +15,8 @@
 //   data node:  log2(1 + rmse of its linear model)  (exp-search iterations),
 //               allowed only if its gapped array fits max_data_node_bytes;
 //   inner node: 1 (one more node traversed) + the key-weighted data cost of
-//               its children + a small per-byte charge for the nodes it adds,
+//               its children + ALEX's model-size charge for the nodes it adds
+//               (5e-7/20 * node bytes * total keys / node keys),
 //               minimized over fanouts 2^1 .. 2^20 (on a sample of <= 2^18
 //               keys, as ALEX samples large nodes).
 // It keeps the cheaper. Adjacent children whose keys together stay under the
@@ -191,8 +192,9 @@ class AlexIndex final : public Index<K> {
   static constexpr uint32_t kDataBit = 1u << 31;
   // Per-node bytes beyond its arrays (struct + allocator), for the cost.
   static constexpr double kNodeOverheadBytes = 128;
-  // Search steps one byte per key is worth: trades index size for speed.
-  static constexpr double kCostPerBytePerKey = 0.05;
+  // ALEX's model-size weight over its search-iteration weight (5e-7 / 20):
+  // a node of B bytes holding m of N keys costs this * B * N / m steps.
+  static constexpr double kSizeWeight = 5e-7 / 20;
   static constexpr size_t kMaxSamples = size_t{1} << 18;
 
   // slot = slope * (key - base) + intercept.
@@ -350,8 +352,8 @@ class AlexIndex final : public Index<K> {
         syy += y * y;
       }
       flush(e);
-      double bytes = nodes * kNodeOverheadBytes + f * sizeof(uint32_t);
-      return 1 + cost / samples + kCostPerBytePerKey * bytes / m;
+      double bytes = (nodes + 1) * kNodeOverheadBytes + f * sizeof(uint32_t);
+      return 1 + cost / samples + kSizeWeight * bytes * count / m;
     }
 
     Status Node(size_t b, size_t e, size_t depth, uint32_t* ref) {
@@ -372,7 +374,9 @@ class AlexIndex final : public Index<K> {
           best_f = f;
         }
       }
-      if (fits && std::log2(1 + rmse) <= best) return MakeData(b, e, rm, ref);
+      double data_cost =
+          std::log2(1 + rmse) + kSizeWeight * kNodeOverheadBytes * count / m;
+      if (fits && data_cost <= best) return MakeData(b, e, rm, ref);
       return MakeInner(b, e, depth, rm, best_f, ref);
     }
 
