@@ -28,6 +28,8 @@ rule baseline_point_run:
         options=lambda w: " ".join(f"-o {o}" for o in SCALES[w.scale]["baseline"]["point"]["options"].get(w.engine, [])),
         db=lambda w: f"{RESULTS}/{w.scale}/db/baseline-point-{w.engine}-{w.dataset}-r{w.rep}",
         seed=lambda w: 1000 + int(w.rep),
+    # The machine to itself: no build or generator competes for its cores.
+    threads: workflow.cores
     resources:
         bench_lock=1,
     priority: point_priority
