@@ -42,7 +42,7 @@ std::vector<Generator> Build() {
   g.push_back(Simple("wiki_like", "wiki_ts_200M_uint64", "edit timestamps with duplicates",
                      [](uint64_t n, uint64_t s, int, Params*) { return WikiLike(n, s); }));
   g.push_back(Simple("books_like", "books_800M_uint64", "book popularity: smooth CDF, irregular locally",
-                     [](uint64_t n, uint64_t s, int, Params*) { return BooksLike(n, s); }));
+                     [](uint64_t n, uint64_t s, int w, Params*) { return BooksLike(n, s, w); }));
   g.push_back(Simple("twitter_like", "Twitter User Data (SLR's TUD)", "sequential-era and snowflake user ids",
                      [](uint64_t n, uint64_t s, int, Params*) { return TwitterLike(n, s); }));
   g.push_back(Simple("amazon_reviews_like", "Amazon Reviews (Bourbon's AR)", "dense id blocks per category",

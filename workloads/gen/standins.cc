@@ -126,7 +126,7 @@ Keys WikiLike(uint64_t n, uint64_t seed) {
   return keys;
 }
 
-Keys BooksLike(uint64_t n, uint64_t seed) {
+Keys BooksLike(uint64_t n, uint64_t seed, int width) {
   Random64 r(seed);
   // Gaps exp(mu + 0.8 z) with mu a random walk at two speeds: a slow drift
   // bends the CDF, a fast one makes it locally irregular.
@@ -138,8 +138,9 @@ Keys BooksLike(uint64_t n, uint64_t seed) {
     gaps[i] = std::exp(slow + fast + 0.8 * Gaussian(&r));
     total += gaps[i];
   }
-  // Scale so the keys end near 2^62, with every gap at least 1.
-  double scale = 0x1.0p62 / total;
+  // Scale so the keys end near the top, with every gap at least 1.
+  const double top = width == 32 ? 0x1.0p31 : 0x1.0p62;
+  double scale = std::max(0.0, top - 2.0 * n - 1000) / total;
   Keys keys(n);
   uint64_t k = 1000;
   for (uint64_t i = 0; i < n; i++) {

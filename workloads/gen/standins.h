@@ -24,7 +24,8 @@ Keys OsmLike(uint64_t n, uint64_t seed);
 Keys WikiLike(uint64_t n, uint64_t seed);
 // books_200M/800M (AMZN): smooth at large scale, irregular locally: gaps
 // whose log-mean wanders as a random walk.
-Keys BooksLike(uint64_t n, uint64_t seed);
+// Keys end near 2^62, or 2^31 for a 32-bit file (SOSD's books_200M_uint32).
+Keys BooksLike(uint64_t n, uint64_t seed, int width);
 // Twitter user ids (SLR's TUD): sequential-era ids below 2^32 and snowflake
 // ids (millisecond timestamp << 22 | worker | sequence).
 Keys TwitterLike(uint64_t n, uint64_t seed);
