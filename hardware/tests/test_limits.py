@@ -53,3 +53,12 @@ def test_runner_bad_limit_is_one_line(limit, says):
 
 def test_runner_without_command_is_one_line():
     assert "a command after" in one_error_line(run_module("cgroup_run", "--memory", "none"))
+
+
+def test_scale_configs_have_a_valid_hardware_section():
+    from lsmrepro import config
+    for scale in ("smoke", "local", "paper"):
+        hw = config.load_scale(scale)["hardware"]
+        parse_limit(hw["memory_limit"])          # this machine's RAM
+        parse_size(hw["calibration"]["size"], "calibration.size")
+        assert hw["calibration"]["runtime_s"] > 0
