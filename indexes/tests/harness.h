@@ -83,9 +83,11 @@ struct CheckResult {
   size_t memory_bytes = 0;
 };
 
-template <typename K>
-CheckResult CheckIndex(const std::string& id, const lidx::Options& opts,
-                       const std::vector<K>& keys, const std::string& label) {
+// `make` returns a fresh, configured, unbuilt index (or null).
+template <typename K, typename Make>
+CheckResult CheckIndexWith(const std::string& id, const lidx::Options& opts,
+                           Make make, const std::vector<K>& keys,
+                           const std::string& label) {
   CheckResult res;
   const size_t n = keys.size();
   SCOPED_TRACE("index=" + id + " opts=" + OptStr(opts) + " " + label +
@@ -93,10 +95,9 @@ CheckResult CheckIndex(const std::string& id, const lidx::Options& opts,
 
   // 4 (memory) is measured around construction and Build().
   size_t live0 = LiveHeapBytes();
-  std::string err;
-  auto idx = lidx::MakeIndex<K>(id, opts, &err);
+  std::unique_ptr<lidx::Index<K>> idx = make();
   if (!idx) {
-    ADD_FAILURE() << "MakeIndex failed: " << err;
+    ADD_FAILURE() << "could not make the index";
     return res;
   }
   lidx::Status s = idx->Build(keys.data(), n, nullptr);
@@ -145,7 +146,7 @@ CheckResult CheckIndex(const std::string& id, const lidx::Options& opts,
   // 3. Serialization.
   std::string bytes;
   idx->Serialize(&bytes);
-  auto copy = lidx::MakeIndex<K>(id, opts, &err);
+  auto copy = make();
   lidx::Status ds = copy->Deserialize(bytes);
   EXPECT_TRUE(ds.ok()) << ds.message();
   if (ds.ok()) {
@@ -167,7 +168,7 @@ CheckResult CheckIndex(const std::string& id, const lidx::Options& opts,
   for (size_t i = 1; i < 64 && i < bytes.size(); ++i) cuts.push_back(i);
   for (size_t cut : cuts) {
     if (cut >= bytes.size()) continue;
-    auto t = lidx::MakeIndex<K>(id, opts, &err);
+    auto t = make();
     lidx::Status ts = t->Deserialize(std::string_view(bytes).substr(0, cut));
     EXPECT_FALSE(ts.ok()) << "accepted a " << cut << "-byte prefix of "
                           << bytes.size();
@@ -175,7 +176,7 @@ CheckResult CheckIndex(const std::string& id, const lidx::Options& opts,
   {
     std::string bad = bytes;
     bad[0] ^= 0x20;
-    auto t = lidx::MakeIndex<K>(id, opts, &err);
+    auto t = make();
     EXPECT_FALSE(t->Deserialize(bad).ok()) << "accepted a corrupted magic";
   }
   copy.reset();
@@ -184,6 +185,18 @@ CheckResult CheckIndex(const std::string& id, const lidx::Options& opts,
   EXPECT_EQ(before_free - LiveHeapBytes(), live1 - live0)
       << "destroying the index did not free exactly what Build() left";
   return res;
+}
+
+template <typename K>
+CheckResult CheckIndex(const std::string& id, const lidx::Options& opts,
+                       const std::vector<K>& keys, const std::string& label) {
+  auto make = [&]() -> std::unique_ptr<lidx::Index<K>> {
+    std::string err;
+    auto idx = lidx::MakeIndex<K>(id, opts, &err);
+    if (!idx) ADD_FAILURE() << "MakeIndex(" << id << "): " << err;
+    return idx;
+  };
+  return CheckIndexWith<K>(id, opts, make, keys, label);
 }
 
 }  // namespace lidx_test

@@ -25,12 +25,12 @@
 
 // ---- engineer 1: fp, plr, ft, pgm, rs, plex, rmi ----
 #include "lidx/fp.h"
-// #include "lidx/ft.h"  (engineer 1, lands shortly)
-// #include "lidx/pgm.h"  (engineer 1, lands shortly)
-// #include "lidx/plex.h"  (engineer 1, lands shortly)
-// #include "lidx/plr.h"  (engineer 1, lands shortly)
-// #include "lidx/rmi.h"  (engineer 1, lands shortly)
-// #include "lidx/rs.h"  (engineer 1, lands shortly)
+#include "lidx/ft.h"
+#include "lidx/pgm.h"
+#include "lidx/plex.h"
+#include "lidx/plr.h"
+#include "lidx/rmi.h"
+#include "lidx/rs.h"
 // ---- engineer 2: slr, pla, pra (lits is string-native, see string_index.h) ----
 // #include "lidx/slr.h"
 // #include "lidx/pla.h"
@@ -61,12 +61,12 @@ const std::vector<std::pair<std::string_view, Factory<K>>>& Entries() {
   static const std::vector<std::pair<std::string_view, Factory<K>>> kEntries = {
       // ---- engineer 1 ----
       {"fp", &Construct<FenceIndex<K>, K>},
-      // {"plr", &Construct<PlrIndex<K>, K>},
-      // {"ft", &Construct<FitingTreeIndex<K>, K>},
-      // {"pgm", &Construct<PgmIndex<K>, K>},
-      // {"rs", &Construct<RadixSplineIndex<K>, K>},
-      // {"plex", &Construct<PlexIndex<K>, K>},
-      // {"rmi", &Construct<RmiIndex<K>, K>},
+      {"plr", &Construct<PlrIndex<K>, K>},
+      {"ft", &Construct<FitingTreeIndex<K>, K>},
+      {"pgm", &Construct<PgmIndex<K>, K>},
+      {"rs", &Construct<RadixSplineIndex<K>, K>},
+      {"plex", &Construct<PlexIndex<K>, K>},
+      {"rmi", &Construct<RmiIndex<K>, K>},
       // ---- engineer 2 ----
       // {"slr", &Construct<SlrIndex<K>, K>},
       // {"pla", &Construct<PlaIndex<K>, K>},
