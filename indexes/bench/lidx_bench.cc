@@ -1,2 +1,253 @@
-// Placeholder: the SOSD-style benchmark lands in the next commit.
-int main() { return 0; }
+// lidx_bench: SOSD-style microbenchmark of every registered index against
+// std::lower_bound on the same array, in the same process.
+//
+//   lidx_bench --n 10000000 --datasets uniform,lognormal,dense,fb_like
+//       --indexes all --lookups 10000000 --csv out.csv
+//   --indexes takes ids with optional knobs: pgm:epsilon=32,rs:epsilon=16
+//
+// A lookup is Search() plus the binary last mile over the real array, as in
+// SOSD. Every answer is compared with the precomputed lower_bound position
+// and summed into a checksum, so no work can be optimized away and a wrong
+// answer is reported, not timed. Lookup keys are present keys drawn
+// uniformly (SOSD's default workload).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "lidx/registry.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+std::vector<std::string> Split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t end = s.find(sep, start);
+    if (end == std::string::npos) end = s.size();
+    if (end > start) out.push_back(s.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+// Synthetic datasets, deterministic in (name, n, seed).
+std::vector<uint64_t> MakeDataset(const std::string& name, size_t n,
+                                  uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint64_t> k(n);
+  if (name == "uniform") {
+    for (auto& v : k) v = rng();
+  } else if (name == "dense") {
+    for (size_t i = 0; i < n; ++i) k[i] = 1000 + i;
+  } else if (name == "lognormal") {
+    // SOSD's lognormal: lognormal(0, 2) scaled to integers (duplicates stay).
+    std::lognormal_distribution<double> d(0.0, 2.0);
+    for (auto& v : k) {
+      double x = d(rng) * 1e9;
+      v = x >= 1.8e19 ? ~uint64_t{0} : static_cast<uint64_t>(x);
+    }
+  } else if (name == "fb_like") {
+    // Like SOSD's fb (Facebook user ids): a near-uniform, slightly bursty id
+    // space, plus a heavy tail of 0.05% huge outliers spread up to 2^64.
+    uint64_t cur = 1u << 20;
+    std::geometric_distribution<uint64_t> gap(1.0 / 24);
+    for (auto& v : k) {
+      if (rng() % 2000 == 0) {
+        v = (uint64_t{1} << 40) + (rng() >> 1) + (rng() >> 2);
+      } else {
+        cur += 1 + gap(rng) * (rng() % 64 == 0 ? 100 : 1);
+        v = cur;
+      }
+    }
+  } else {
+    std::fprintf(stderr, "unknown dataset %s\n", name.c_str());
+    std::exit(2);
+  }
+  std::sort(k.begin(), k.end());
+  return k;
+}
+
+struct Row {
+  std::string dataset, index, knobs;
+  size_t n = 0;
+  double ns_per_lookup = 0, build_s = 0, build_keys_per_s = 0;
+  size_t bytes = 0, segments = 0, levels = 0, bad = 0;
+  double avg_width = 0;
+  double speedup = 0;  // lower_bound ns / this ns
+};
+
+struct Spec {
+  std::string id;
+  lidx::Options opts;
+  std::string knobs;
+};
+
+Spec ParseSpec(const std::string& s) {
+  Spec sp;
+  auto parts = Split(s, ':');
+  sp.id = parts[0];
+  for (size_t i = 1; i < parts.size(); ++i) {
+    auto eq = parts[i].find('=');
+    if (eq == std::string::npos) {
+      std::fprintf(stderr, "bad knob '%s' (want k=v)\n", parts[i].c_str());
+      std::exit(2);
+    }
+    sp.opts[parts[i].substr(0, eq)] = parts[i].substr(eq + 1);
+    sp.knobs += (sp.knobs.empty() ? "" : " ") + parts[i];
+  }
+  return sp;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  size_t n = 10'000'000, lookups = 10'000'000;
+  uint64_t seed = 42;
+  std::string datasets = "uniform,lognormal,dense,fb_like", indexes = "all",
+              csv;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "%s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--n") n = std::strtoull(next().c_str(), nullptr, 10);
+    else if (a == "--lookups") lookups = std::strtoull(next().c_str(), nullptr, 10);
+    else if (a == "--datasets") datasets = next();
+    else if (a == "--indexes") indexes = next();
+    else if (a == "--csv") csv = next();
+    else if (a == "--seed") seed = std::strtoull(next().c_str(), nullptr, 10);
+    else {
+      std::fprintf(stderr,
+                   "usage: lidx_bench [--n N] [--lookups L] [--datasets a,b] "
+                   "[--indexes all|id[:k=v...],...] [--csv file] [--seed S]\n");
+      return 2;
+    }
+  }
+  std::vector<Spec> specs;
+  for (const std::string& s : Split(indexes, ',')) {
+    if (s == "all") {
+      for (const std::string& id : lidx::RegisteredIds()) specs.push_back({id, {}, ""});
+    } else {
+      specs.push_back(ParseSpec(s));
+    }
+  }
+
+  std::vector<Row> rows;
+  std::printf("%-10s %-6s %-22s %9s %8s %13s %10s %12s %9s %8s\n", "dataset",
+              "index", "knobs", "ns/lookup", "speedup", "size_bytes",
+              "build_s", "build_keys/s", "segments", "avg_w");
+  for (const std::string& ds : Split(datasets, ',')) {
+    auto t0 = Clock::now();
+    std::vector<uint64_t> keys = MakeDataset(ds, n, seed);
+    std::fprintf(stderr, "[%s] generated %zu keys in %.1fs\n", ds.c_str(), n,
+                 Since(t0));
+    std::mt19937_64 rng(seed + 1);
+    std::vector<uint64_t> qs(lookups);
+    std::vector<uint32_t> want(lookups);  // n < 2^32 in this bench
+    for (size_t j = 0; j < lookups; ++j) {
+      size_t i = rng() % n;
+      while (i > 0 && keys[i - 1] == keys[i]) --i;
+      qs[j] = keys[i];
+      want[j] = static_cast<uint32_t>(i);
+    }
+
+    // The baseline, measured in the same run on the same array.
+    Row base;
+    {
+      uint64_t sum = 0, bad = 0;
+      auto t1 = Clock::now();
+      for (size_t j = 0; j < lookups; ++j) {
+        size_t p = std::lower_bound(keys.begin(), keys.end(), qs[j]) - keys.begin();
+        sum += p;
+        bad += p != want[j];
+      }
+      double s = Since(t1);
+      base = Row{ds, "lower_bound", "", n, s * 1e9 / lookups, 0, 0,
+                 0, 0, 0, bad, 0, 1.0};
+      std::fprintf(stderr, "  checksum %llu\n", static_cast<unsigned long long>(sum));
+    }
+    rows.push_back(base);
+    std::printf("%-10s %-6s %-22s %9.1f %8.2f %13s %10s %12s %9s %8s\n",
+                ds.c_str(), "lb", "std::lower_bound", base.ns_per_lookup, 1.0,
+                "0", "-", "-", "-", "-");
+    std::fflush(stdout);
+
+    for (const Spec& sp : specs) {
+      std::string err;
+      auto idx = lidx::MakeIndex<uint64_t>(sp.id, sp.opts, &err);
+      if (!idx) {
+        std::fprintf(stderr, "%s\n", err.c_str());
+        return 2;
+      }
+      auto t1 = Clock::now();
+      lidx::Status st = idx->Build(keys.data(), keys.size(), nullptr);
+      double build_s = Since(t1);
+      if (!st.ok()) {
+        std::fprintf(stderr, "%s build failed: %s\n", sp.id.c_str(),
+                     st.message().c_str());
+        continue;
+      }
+      uint64_t sum = 0, bad = 0, width = 0;
+      auto t2 = Clock::now();
+      for (size_t j = 0; j < lookups; ++j) {
+        lidx::Bound b = idx->Search(qs[j]);
+        size_t p = lidx::LastMile(keys.data(), b, qs[j],
+                                  lidx::LastMileKind::kBinary);
+        sum += p;
+        bad += p != want[j];
+        width += b.hi - b.lo;
+      }
+      double s = Since(t2);
+      std::fprintf(stderr, "  checksum %llu\n", static_cast<unsigned long long>(sum));
+      Row r{ds, sp.id, sp.knobs, n, s * 1e9 / lookups, build_s,
+            n / build_s, idx->MemoryBytes(), idx->Stats().segments,
+            idx->Stats().levels, bad, double(width) / lookups, 0};
+      r.speedup = base.ns_per_lookup / r.ns_per_lookup;
+      rows.push_back(r);
+      std::printf("%-10s %-6s %-22s %9.1f %8.2f %13zu %10.3f %12.3g %9zu %8.1f%s\n",
+                  ds.c_str(), sp.id.c_str(),
+                  sp.knobs.empty() ? "defaults" : sp.knobs.c_str(),
+                  r.ns_per_lookup, r.speedup, r.bytes, r.build_s,
+                  r.build_keys_per_s, r.segments, r.avg_width,
+                  bad ? "  WRONG ANSWERS" : "");
+      std::fflush(stdout);
+      if (bad) std::fprintf(stderr, "%s: %llu wrong answers\n", sp.id.c_str(),
+                            static_cast<unsigned long long>(bad));
+    }
+  }
+  if (!csv.empty()) {
+    std::ofstream out(csv);
+    out << "dataset,index,knobs,n,ns_per_lookup,speedup_vs_lower_bound,"
+           "size_bytes,build_seconds,build_keys_per_second,segments,levels,"
+           "avg_bound_width,wrong_answers\n";
+    for (const Row& r : rows) {
+      out << r.dataset << "," << r.index << ",\"" << r.knobs << "\"," << r.n
+          << "," << r.ns_per_lookup << "," << r.speedup << "," << r.bytes
+          << "," << r.build_s << "," << r.build_keys_per_s << ","
+          << r.segments << "," << r.levels << "," << r.avg_width << ","
+          << r.bad << "\n";
+    }
+  }
+  for (const Row& r : rows) {
+    if (r.bad) return 1;
+  }
+  return 0;
+}
