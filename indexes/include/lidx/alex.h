@@ -218,7 +218,7 @@ class AlexIndex final : public Index<K> {
   };
 
   static uint32_t Slot(const Model& m, K q, uint32_t slots) {
-    double v = m.slope * detail::KeyDelta(q, m.base) + m.intercept;
+    double v = m.slope * detail::KeyOffset(q, m.base) + m.intercept;
     if (!(v > 0)) return 0;
     if (v >= static_cast<double>(slots - 1)) return slots - 1;
     return static_cast<uint32_t>(v);
@@ -285,7 +285,7 @@ class AlexIndex final : public Index<K> {
       detail::LineFit fit;
       size_t step = SampleStep(e - b);
       for (size_t i = b; i < e; i += step) {
-        fit.Add(detail::KeyDeltaL(keys[i], keys[b]),
+        fit.Add(detail::KeyOffsetL(keys[i], keys[b]),
                 static_cast<long double>(i - b));
       }
       Model m;
@@ -305,7 +305,7 @@ class AlexIndex final : public Index<K> {
       Model s{rm.slope * scale, rm.intercept * scale, rm.base};
       if (!(s.slope > 0) || !std::isfinite(s.slope) ||
           !std::isfinite(s.intercept)) {
-        double span = detail::KeyDelta(keys[e - 1], keys[b]);
+        double span = detail::KeyOffset(keys[e - 1], keys[b]);
         s.slope = span > 0 ? static_cast<double>(slots - 1) / span : 0;
         s.intercept = 0;
       }
@@ -342,7 +342,7 @@ class AlexIndex final : public Index<K> {
           first = i;
           n = sx = sy = sxx = sxy = syy = 0;
         }
-        double x = detail::KeyDelta(keys[i], keys[first]);
+        double x = detail::KeyOffset(keys[i], keys[first]);
         double y = static_cast<double>(i - first);
         n += 1;
         sx += x;

@@ -4,7 +4,9 @@
 // Build, two phases as in the paper:
 //   1. Bottom-up: a BU-tree whose every level partitions the level below into
 //      linear-regression segments, the segment count picked by a cost model
-//      (detail/dili_butree.h), until one segment remains.
+//      (detail/dili_butree.h), until at most 1024 segments remain: those
+//      become the root's children (partitioning so few points again only
+//      stacks levels of fanout 2 or 3 above them).
 //   2. Top-down: the DILI itself. A node at BU height h covering key range
 //      [lo, lo + w) gets fanout f = the number of height-(h-1) BU segments
 //      overlapping its range, and the linear model child = (q - lo) * f / w,
@@ -173,12 +175,15 @@ class DiliIndex final : public Index<K> {
     uint32_t fanout = 1;
     uint64_t first_child = 0;
     uint32_t Slot(K q) const {
-      double v = detail::KeyDelta(q, base) * scale;
+      double v = detail::KeyOffset(q, base) * scale;
       if (!(v > 0)) return 0;
       if (v >= static_cast<double>(fanout - 1)) return fanout - 1;
       return static_cast<uint32_t>(v);
     }
   };
+
+  // The BU-tree stops growing once a level has at most this many segments.
+  static constexpr size_t kMaxRootFanout = 1024;
 
   struct Builder {
     DiliIndex* idx;
@@ -194,7 +199,7 @@ class DiliIndex final : public Index<K> {
         return Status::OK();
       }
       BuildBu();
-      long double width = detail::KeyDeltaL(in.keys[in.count - 1], in.keys[0]) + 1;
+      long double width = detail::KeyOffsetL(in.keys[in.count - 1], in.keys[0]) + 1;
       return Node(0, in.count, in.keys[0], 0, width, bu.size(), 1, root);
     }
 
@@ -206,11 +211,17 @@ class DiliIndex final : public Index<K> {
         std::vector<long double> borders;
         std::vector<K> next;
         for (size_t s : starts) {
-          borders.push_back(detail::KeyDeltaL(level[s], in.keys[0]));
+          borders.push_back(detail::KeyOffsetL(level[s], in.keys[0]));
           next.push_back(level[s]);
         }
         bu.push_back(std::move(borders));
         if (next.size() <= 1) break;
+        if (next.size() <= kMaxRootFanout) {
+          // Few enough for one root: partitioning them again would only
+          // add levels of tiny fanout above it.
+          bu.push_back({0.0L});
+          break;
+        }
         level = std::move(next);
       }
     }
@@ -281,7 +292,7 @@ class DiliIndex final : public Index<K> {
         if (m == 2) return detail::TwoKeyModel(k);
         detail::LineFit lf;
         for (size_t i = 0; i < m; ++i) {
-          lf.Add(detail::KeyDeltaL(k[i], k[0]), static_cast<long double>(i));
+          lf.Add(detail::KeyOffsetL(k[i], k[0]), static_cast<long double>(i));
         }
         md.num_items = std::max<size_t>(
             m + 1, static_cast<size_t>(std::ceil(m * expand)));

@@ -52,12 +52,12 @@ Status DistinctKeys(const K* keys, size_t n, std::vector<K>* out,
 // distances from a per-node base so that keys near 2^64-1 (or u128 keys) keep
 // their low-order differences; clamping keeps predictions monotone in q.
 template <typename K>
-inline double KeyDelta(K q, K base) {
+inline double KeyOffset(K q, K base) {
   return q > base ? static_cast<double>(q - base) : 0.0;
 }
 
 template <typename K>
-inline long double KeyDeltaL(K q, K base) {
+inline long double KeyOffsetL(K q, K base) {
   return q > base ? static_cast<long double>(q - base) : 0.0L;
 }
 

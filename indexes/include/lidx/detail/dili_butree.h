@@ -47,7 +47,7 @@ std::vector<size_t> DiliPartition(const K* x, size_t n) {
     start[r] = r * run;
     size_t end = r + 1 == runs ? n : start[r] + run;
     for (size_t i = start[r]; i < end; ++i) {
-      fit[r].Add(KeyDeltaL(x[i], x[0]), static_cast<long double>(i));
+      fit[r].Add(KeyOffsetL(x[i], x[0]), static_cast<long double>(i));
     }
     total += fit[r].Sse();
     prev[r] = static_cast<uint32_t>(r - 1);  // wraps for r == 0: unused

@@ -91,7 +91,7 @@ class SlotNodes {
     std::vector<uint64_t> bits;
 
     uint32_t Slot(K q) const {
-      double v = slope * KeyDelta(q, base) + intercept;
+      double v = slope * KeyOffset(q, base) + intercept;
       if (!(v > 0)) return 0;
       if (v >= static_cast<double>(num_items - 1)) return num_items - 1;
       return static_cast<uint32_t>(v);
