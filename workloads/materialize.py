@@ -73,15 +73,29 @@ def dataset(name, scale, out, datagen, data_dir, real_policy, cat=None):
         if stand_in:
             facts["stands_in_for"] = e["real"]["file"]
             facts["label_suffix"] = " (stand-in)"
-    if "key_lengths" in e:
-        kl = e["key_lengths"]
-        lens = out.with_name(f"{name}_keylen_uint32")
-        _datagen(datagen, "sizes", "--count", facts["count"], "--seed", kl["seed"],
-                 "--uniform", kl["uniform"][0], kl["uniform"][1], "--out", lens)
-        facts["companions"] = {"key_lengths": {"file": lens.name, "uniform": kl["uniform"], "seed": kl["seed"],
-                                               "sha256": manifest.sha256_of(lens)}}
     facts["seconds"] = round(time.monotonic() - started, 3)
     facts["sha256"] = manifest.sha256_of(out)
+    manifest.write(out.with_name(out.name + ".manifest.json"), facts)
+    return facts
+
+
+def key_lengths(name, scale, out, datagen, cat=None):
+    """The per-key length file of a dataset whose keys are written with
+    varying lengths (catalogue field key_lengths), one entry per key of the
+    dataset built at this scale (read from its manifest beside `out`)."""
+    cat = cat or catalogue.load()
+    e = catalogue.entry(cat, name)
+    if "key_lengths" not in e:
+        raise InputError(catalogue.CATALOGUE, f"datasets.{name}.key_lengths", "expected for a key-length file")
+    out = Path(out)
+    m = manifest.read(out.with_name(f"{catalogue.file_name(cat, name)}.manifest.json"))
+    kl = e["key_lengths"]
+    _datagen(datagen, "sizes", "--count", m["count"], "--seed", kl["seed"],
+             "--uniform", kl["uniform"][0], kl["uniform"][1], "--out", out)
+    facts = {"schema_version": manifest.SCHEMA_VERSION, "dataset": f"{name}_keylen", "scale": scale,
+             "file": out.name, "count": m["count"], "stand_in": False, "source": "generated",
+             "distribution": {"uniform": kl["uniform"]}, "seed": kl["seed"], "pairs_with": name,
+             "sha256": manifest.sha256_of(out)}
     manifest.write(out.with_name(out.name + ".manifest.json"), facts)
     return facts
 
@@ -111,6 +125,7 @@ def main(argv=None):
     what = ap.add_mutually_exclusive_group(required=True)
     what.add_argument("--dataset")
     what.add_argument("--size-set")
+    what.add_argument("--key-lengths-of", help="dataset whose key-length file to write")
     ap.add_argument("--side", choices=["key", "value"])
     ap.add_argument("--scale", required=True, choices=["smoke", "local", "paper"])
     ap.add_argument("--out", required=True)
@@ -120,6 +135,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.dataset:
         f = dataset(args.dataset, args.scale, args.out, args.datagen, args.data_dir, args.real)
+    elif args.key_lengths_of:
+        f = key_lengths(args.key_lengths_of, args.scale, args.out, args.datagen)
     else:
         if not args.side:
             raise InputError("materialize", "--side", "expected key or value with --size-set")

@@ -13,10 +13,6 @@ namespace {
 using ycsb::Random64;
 
 // A standard normal draw from an open-interval uniform (never 0 or 1).
-double Gaussian(Random64* r) {
-  double u = (static_cast<double>(r->Next() >> 11) + 0.5) * 0x1.0p-53;
-  return NormalQuantile(u);
-}
 
 uint64_t ClampToU64(double x) {
   if (!(x > 0)) return 0;
@@ -46,6 +42,7 @@ class Weighted {
 Keys Clustered(uint64_t n, uint64_t seed, int regions, int subs, double lo, double hi,
                double region_spread, double sub_spread) {
   Random64 r(seed);
+  PolarNormal<Random64> g(&r);
   std::vector<double> centre(regions), w(regions);
   for (int i = 0; i < regions; i++) {
     centre[i] = lo + (hi - lo) * r.NextDouble();
@@ -55,8 +52,8 @@ Keys Clustered(uint64_t n, uint64_t seed, int regions, int subs, double lo, doub
   std::vector<std::vector<double>> sub_w(regions, std::vector<double>(subs));
   for (int i = 0; i < regions; i++) {
     for (int j = 0; j < subs; j++) {
-      sub[i][j] = centre[i] + region_spread * Gaussian(&r);
-      sub_w[i][j] = std::exp(1.5 * Gaussian(&r));  // city sizes: lognormal
+      sub[i][j] = centre[i] + region_spread * g.Next();
+      sub_w[i][j] = std::exp(1.5 * g.Next());  // city sizes: lognormal
     }
   }
   Weighted pick_region(w);
@@ -66,7 +63,7 @@ Keys Clustered(uint64_t n, uint64_t seed, int regions, int subs, double lo, doub
   FillDistinct(n, [&]() {
     size_t i = pick_region.Pick(&r);
     size_t j = pick_sub[i].Pick(&r);
-    double x = sub[i][j] + sub_spread * Gaussian(&r);
+    double x = sub[i][j] + sub_spread * g.Next();
     return ClampToU64(std::min(std::max(x, lo), hi));
   }, &keys);
   return keys;
@@ -76,11 +73,12 @@ Keys Clustered(uint64_t n, uint64_t seed, int regions, int subs, double lo, doub
 
 Keys FbLike(uint64_t n, uint64_t seed) {
   Random64 r(seed);
+  PolarNormal<Random64> g(&r);
   // Eight stretches of the id space with lognormal relative densities.
   const int kPieces = 8;
   const double kRange = 0x1.0p48;
   std::vector<double> w(kPieces);
-  for (double& x : w) x = std::exp(0.5 * Gaussian(&r));
+  for (double& x : w) x = std::exp(0.5 * g.Next());
   Weighted piece(w);
   uint64_t outliers = std::max<uint64_t>(1, n / 1000000);
   Keys keys;
@@ -128,14 +126,15 @@ Keys WikiLike(uint64_t n, uint64_t seed) {
 
 Keys BooksLike(uint64_t n, uint64_t seed, int width) {
   Random64 r(seed);
+  PolarNormal<Random64> g(&r);
   // Gaps exp(mu + 0.8 z) with mu a random walk at two speeds: a slow drift
   // bends the CDF, a fast one makes it locally irregular.
   std::vector<double> gaps(n);
   double slow = 0, fast = 0, total = 0;
   for (uint64_t i = 0; i < n; i++) {
-    if (i % 4096 == 0) slow += 0.05 * Gaussian(&r);
-    if (i % 64 == 0) fast = 0.9 * fast + 0.3 * Gaussian(&r);
-    gaps[i] = std::exp(slow + fast + 0.8 * Gaussian(&r));
+    if (i % 4096 == 0) slow += 0.05 * g.Next();
+    if (i % 64 == 0) fast = 0.9 * fast + 0.3 * g.Next();
+    gaps[i] = std::exp(slow + fast + 0.8 * g.Next());
     total += gaps[i];
   }
   // Scale so the keys end near the top, with every gap at least 1.
@@ -169,14 +168,15 @@ Keys TwitterLike(uint64_t n, uint64_t seed) {
 
 Keys AmazonReviewsLike(uint64_t n, uint64_t seed) {
   Random64 r(seed);
+  PolarNormal<Random64> g(&r);
   const int kBlocks = 24;
   std::vector<double> start(kBlocks), width(kBlocks), w(kBlocks);
   double at = 1e9;
   for (int i = 0; i < kBlocks; i++) {
-    at += std::exp(20 + 2 * Gaussian(&r));  // gap between categories
+    at += std::exp(20 + 2 * g.Next());  // gap between categories
     start[i] = at;
-    w[i] = std::exp(1.2 * Gaussian(&r));    // reviews per category
-    width[i] = w[i] * std::exp(0.7 * Gaussian(&r)) * 1e11;  // ids per category
+    w[i] = std::exp(1.2 * g.Next());    // reviews per category
+    width[i] = w[i] * std::exp(0.7 * g.Next()) * 1e11;  // ids per category
     at += width[i];
   }
   Weighted block(w);

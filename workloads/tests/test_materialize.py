@@ -30,7 +30,7 @@ def test_stand_in_is_labelled(tmp_path, datagen):
     assert m == f
     assert m["stand_in"] is True and m["stands_in_for"] == "fb_200M_uint64"
     assert m["label_suffix"] == " (stand-in)" and m["generator"] == "fb_like" and m["seed"] == 42
-    assert m["count"] == 100000 and m["sha256"] == manifest.sha256_of(out)
+    assert m["count"] == 200000 and m["sha256"] == manifest.sha256_of(out)
 
 
 def test_same_inputs_same_bytes(tmp_path, datagen):
@@ -87,6 +87,7 @@ def test_paper_scale_requires_the_real_file(tmp_path, datagen):
 def test_variable_length_keys_get_a_length_file(tmp_path, datagen):
     m = materialize.dataset("ycsbgen_varlen", "smoke", tmp_path / "ycsbgen_varlen_uint64", datagen, tmp_path,
                             "prefer")
+    materialize.key_lengths("ycsbgen_varlen", "smoke", tmp_path / "ycsbgen_varlen_keylen_uint32", datagen)
     lens = np.fromfile(tmp_path / "ycsbgen_varlen_keylen_uint32", dtype=np.uint32, offset=8)
     keys = np.fromfile(tmp_path / "ycsbgen_varlen_uint64", dtype=np.uint64, offset=8)
     assert len(lens) == len(keys) == m["count"]
@@ -98,7 +99,7 @@ def test_size_set_follows_table_one(tmp_path, datagen):
     out = tmp_path / "sizes_zippydb_value_uint32"
     m = materialize.size_set("zippydb", "value", "smoke", out, datagen)
     sizes = np.fromfile(out, dtype=np.uint32, offset=8)
-    assert len(sizes) == m["count"] == 100000
+    assert len(sizes) == m["count"] == 200000
     assert abs(sizes.mean() - 42.9) < 1.0  # clamping at 1 lifts the mean a little
 
 
