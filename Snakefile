@@ -14,6 +14,7 @@ configfile: "config/config.yaml"
 include: "workflow/common.smk"
 include: "engines/engines.smk"
 include: "workflow/interim.smk"
+include: "hardware/hardware.smk"
 include: "paper/paper.smk"
 
 

@@ -1,9 +1,10 @@
 """Raw run logs -> one tidy CSV per study: a row per (run, metric), each
-with the log file and line it was read from, so every number in a figure,
-table or verdict traces back to what lsmbench wrote. A pure function of the
-logs (and of the cgroup reports beside them, when present).
+with the place it was read from (`log:line` of lsmbench's log, or
+`report#field` of the cgroup runner's report), so every number in a figure,
+table or verdict traces back to a raw file. A pure function of those files.
 
-    python -m lsmrepro.aggregate --out results/local/tidy/baseline.csv LOG...
+    python -m lsmrepro.aggregate --out results/local/tidy/baseline.csv \
+        RUN.jsonl [RUN.limits.json] ...
 """
 import argparse
 import csv
@@ -75,10 +76,47 @@ def rows_of(log):
     return out
 
 
-def aggregate(logs, out):
+# The cgroup runner's report fields that become tidy metrics.
+LIMIT_FIELDS = {"limit_bytes": "bytes", "peak_bytes": "bytes", "oom_kills": "",
+                "enforced": "", "wall_seconds": "s"}
+
+
+def limit_rows(log, report_path):
+    base = _factors(log)
+    try:
+        with open(report_path) as f:
+            report = json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        raise InputError(report_path, "", f"the cgroup runner's JSON report expected ({e})") from None
     rows = []
-    for path in sorted(map(str, logs)):
-        rows += rows_of(runlog.read(path))
+    for key, unit in LIMIT_FIELDS.items():
+        value = report.get(key)
+        if isinstance(value, bool):
+            value = int(value)
+        if isinstance(value, (int, float)):
+            rows.append({**base, "metric": f"memory_{key}" if not key.startswith("wall") else "job_wall_seconds",
+                         "op": "", "subset": "", "value": value, "unit": unit,
+                         "source": f"{report_path}#{key}"})
+    return rows
+
+
+def aggregate(paths, out):
+    """`paths`: run logs (*.jsonl) and, optionally, the runner report of each
+    (<same stem>.limits.json)."""
+    paths = sorted(map(str, paths))
+    reports = {p[: -len(".limits.json")]: p for p in paths if p.endswith(".limits.json")}
+    rows = []
+    for path in paths:
+        if not path.endswith(".jsonl"):
+            continue
+        log = runlog.read(path)
+        rows += rows_of(log)
+        report = reports.pop(path[: -len(".jsonl")], None)
+        if report:
+            rows += limit_rows(log, report)
+    if reports:
+        orphan = next(iter(reports.values()))
+        raise InputError(orphan, "", "a run log with the same name (.jsonl) expected beside it")
     with atomic_path(out) as tmp:
         with open(tmp, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=COLUMNS)
@@ -91,10 +129,10 @@ def aggregate(logs, out):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
-    ap.add_argument("logs", nargs="+")
+    ap.add_argument("files", nargs="+", help="run logs and their runner reports")
     args = ap.parse_args(argv)
-    rows = aggregate(args.logs, args.out)
-    print(f"aggregate: {len(args.logs)} logs, {len(rows)} rows -> {args.out}", file=sys.stderr)
+    rows = aggregate(args.files, args.out)
+    print(f"aggregate: {len(args.files)} files, {len(rows)} rows -> {args.out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ the machine fingerprint and the manifest of every run with a link to its raw
 log. It opens offline: no script, no stylesheet, no font from the network.
 
     python -m lsmrepro.report --scale local --results results --studies '{...}' \
-        --fingerprint F --build-ids B... --logs L... --out results/local/report/index.html
+        --hardware results/local/hardware --build-ids B... --logs L... --out results/local/report/index.html
 """
 import argparse
 import base64
@@ -102,8 +102,9 @@ def builds_section(paths):
     return "<h2>Builds</h2>" + _table(pd.DataFrame(rows))
 
 
-def machine_section(fingerprint):
-    fp = _json(fingerprint)
+def machine_section(hardware, out):
+    hardware = Path(hardware)
+    fp = _json(hardware / "fingerprint.json")
     flat = {k: v for k, v in fp.items() if not isinstance(v, (dict, list))}
     for k, v in fp.items():
         if isinstance(v, dict):
@@ -111,7 +112,14 @@ def machine_section(fingerprint):
                 if not isinstance(vv, (dict, list)):
                     flat[f"{k}.{kk}"] = vv
     df = pd.DataFrame({"field": list(flat), "value": [str(v) for v in flat.values()]})
-    return f"<h2>Machine</h2><p>fingerprint id <code>{html.escape(str(fp.get('id')))}</code></p>" + _table(df)
+    png = base64.b64encode((hardware / "calibration.png").read_bytes()).decode()
+    return (f"<h2>Machine</h2><p>fingerprint id <code>{html.escape(str(fp.get('id')))}</code>"
+            f" (<a href='{_rel(hardware / 'fingerprint.json', out)}'>JSON</a>)</p>"
+            + _table(pd.read_csv(hardware / "system.csv"))
+            + "<h3>Device calibration (fio)</h3>"
+            f"<img alt='calibration' src='data:image/png;base64,{png}'>"
+            + _table(pd.read_csv(hardware / "calibration.csv"))
+            + "<details><summary>every fingerprint field</summary>" + _table(df) + "</details>")
 
 
 def runs_section(logs, out):
@@ -120,11 +128,17 @@ def runs_section(logs, out):
         log = runlog.read(path)
         run, meta = log.run, log.run["meta"]
         check = log.of_type("check")[0].data
+        limits_path = Path(path[: -len(".jsonl")] + ".limits.json")
+        limits = _json(limits_path) if limits_path.exists() else {}
         rows.append({"log": f"{_rel(path, out)}", "study": meta.get("study"),
                      "experiment": meta.get("experiment"), "engine": run["engine"],
                      "dataset": meta.get("dataset"), "rep": meta.get("repetition"),
                      "seed": run["seed"], "keys": run["dataset"]["distinct"],
                      "verified": check["verified"], "wrong": check["wrong"],
+                     "memory limit": limits.get("limit_spec", "—"),
+                     "limit enforced": limits.get("enforced", "—") if limits.get("enforced", True)
+                     else f"NO: {limits.get('not_enforced_reason')}",
+                     "peak MiB": round(limits["peak_bytes"] / 2**20, 1) if limits.get("peak_bytes") else "—",
                      "build": (run.get("build_id") or {}).get("id", ""),
                      "fingerprint": (run["attached"].get("fingerprint") or {}).get("id", "")})
     return "<h2>Runs</h2><p class='note'>Every run's raw log, never edited.</p>" + _table(pd.DataFrame(rows))
@@ -136,7 +150,7 @@ def main(argv=None):
     ap.add_argument("--scale", required=True)
     ap.add_argument("--results", required=True)
     ap.add_argument("--studies", required=True, help="JSON: study -> {figures: {id: caption}}")
-    ap.add_argument("--fingerprint", required=True)
+    ap.add_argument("--hardware", required=True, help="results/<scale>/hardware")
     ap.add_argument("--build-ids", nargs="+", required=True)
     ap.add_argument("--logs", nargs="+", required=True)
     ap.add_argument("--out", required=True)
@@ -147,7 +161,7 @@ def main(argv=None):
             f"<p class='note'>Generated {now} from commit <code>{_git_commit()}</code>."
             " Every number below is computed from the raw run logs listed at the end.</p>"]
     body += [study_section(s, spec, args.results, args.scale, args.out) for s, spec in studies.items()]
-    body += [builds_section(args.build_ids), machine_section(args.fingerprint),
+    body += [builds_section(args.build_ids), machine_section(args.hardware, args.out),
              runs_section(args.logs, args.out)]
     page = (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>LSM reproduction ({args.scale})</title>"
             f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")

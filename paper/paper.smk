@@ -1,37 +1,35 @@
 # Figures, tables, claims and the report. Each study's rules are in
-# paper/<study>/<study>.smk; each registers its figures in STUDY_OUTPUTS.
-import json
-
-# study -> {"figures": {figure id: caption}, "logs": scale -> raw log paths}
-STUDY_OUTPUTS = {}
+# paper/<study>/<study>.smk and register their products in STUDY_OUTPUTS
+# (paper/common.smk).
 
 
+import os
+
+
+include: "common.smk"
 include: "baseline/baseline.smk"
-
-
-def study_products(scale):
-    files = []
-    for study, spec in STUDY_OUTPUTS.items():
-        for fig in spec["figures"]:
-            files += [f"{RESULTS}/{scale}/figures/{study}/{fig}.png",
-                      f"{RESULTS}/{scale}/tables/{study}/{fig}.csv"]
-        files.append(f"{RESULTS}/{scale}/claims/{study}.csv")
-    return files
 
 
 rule report:
     input:
         products=lambda w: study_products(w.scale),
         fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
-        builds=[engine_build_id(e) for e in ENGINES if e in ("leveldb", "rocksdb")],
-        logs=lambda w: [p for spec in STUDY_OUTPUTS.values() for p in spec["logs"](w.scale)],
+        builds=[engine_build_id(e) for e in ENGINES],
+        logs=lambda w: study_logs(w.scale),
+        hardware=lambda w: hardware_products(w.scale),
     output:
         f"{RESULTS}/{{scale}}/report/index.html",
     params:
-        studies=lambda w: json.dumps({s: {"figures": v["figures"]} for s, v in STUDY_OUTPUTS.items()}),
+        py=PY,
+        # results/<scale>/report/index.html -> results
+        results=lambda w, output: os.path.dirname(os.path.dirname(os.path.dirname(output[0]))),
+        studies=studies_json(),
+        hardware=lambda w, input: os.path.dirname(input.fingerprint),
+    conda:
+        CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/report.log",
     shell:
-        "{PY} lsmrepro.report --scale {wildcards.scale} --results {RESULTS}"
-        " --studies '{params.studies}' --fingerprint {input.fingerprint}"
-        " --build-ids {input.builds} --logs {input.logs} --out {output} 2> {log}"
+        "{params.py} lsmrepro.report --scale {wildcards.scale} --results {params.results}"
+        " --studies '{params.studies}'"
+        " --hardware {params.hardware} --build-ids {input.builds} --logs {input.logs} --out {output} 2> {log}"

@@ -34,3 +34,26 @@ def test_expected_metrics_present(tmp_path, make_log):
     for m in ("latency_mean", "latency_p99", "run_throughput", "driver_harness_per_op",
               "driver_engine_call_per_op", "index_bytes", "answers_wrong"):
         assert m in metrics
+
+
+def test_runner_report_becomes_rows_with_field_sources(tmp_path, make_log):
+    log = make_log("leveldb__uniform__r0.jsonl")
+    report = tmp_path / "leveldb__uniform__r0.limits.json"
+    report.write_text(json.dumps({"limit_bytes": 1 << 30, "peak_bytes": 12345, "oom_kills": 0,
+                                  "enforced": True, "wall_seconds": 1.5}))
+    out = tmp_path / "t.csv"
+    aggregate.aggregate([log, report], out)
+    tidy = pd.read_csv(out)
+    peak = tidy[tidy["metric"] == "memory_peak_bytes"].iloc[0]
+    assert peak["value"] == 12345 and peak["source"] == f"{report}#peak_bytes"
+    assert tidy[tidy["metric"] == "memory_enforced"].iloc[0]["value"] == 1
+
+
+def test_runner_report_without_its_log_is_an_error(tmp_path, make_log):
+    import pytest
+    from lsmrepro.errors import InputError
+    report = tmp_path / "orphan.limits.json"
+    report.write_text("{}")
+    with pytest.raises(InputError) as e:
+        aggregate.aggregate([make_log(), report], tmp_path / "t.csv")
+    assert "orphan.limits.json" in str(e.value)

@@ -62,18 +62,33 @@ def test_figure_table_claims_and_report_exist(results):
 def test_every_tidy_number_traces_back_to_a_raw_log_line(results):
     tidy = pd.read_csv(results / "smoke" / "tidy" / "baseline.csv")
     assert len(tidy) > 0
-    lines = {}
+    raw = results / "smoke" / "raw"
+    files = {}
     for _, row in tidy.iterrows():
-        path, line = row["source"].rsplit(":", 1)
-        assert path.startswith(str(results / "smoke" / "raw")), path
-        if path not in lines:
-            lines[path] = open(path).read().splitlines()
-        record = json.loads(lines[path][int(line) - 1])
-        values = [v for v in record.values() if isinstance(v, (int, float)) and not isinstance(v, bool)]
-        values += list(record.get("per_op", {}).values())
-        assert any(abs(float(v) - row["value"]) <= 1e-9 * max(1, abs(v)) for v in values), row.to_dict()
-    logs = {str(p) for p in (results / "smoke" / "raw").rglob("*.jsonl")}
-    assert set(lines) == logs, "every raw log contributes to the tidy data"
+        source = row["source"]
+        if "#" in source:  # the cgroup runner's report: file#field
+            path, key = source.split("#")
+            report = files.setdefault(path, json.loads(open(path).read()) if path.endswith(".json") else None)
+            assert float(report[key]) == row["value"], row.to_dict()
+        else:  # lsmbench's log: file:line
+            path, line = source.rsplit(":", 1)
+            lines = files.setdefault(path, open(path).read().splitlines())
+            record = json.loads(lines[int(line) - 1])
+            values = [v for v in record.values() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+            values += list(record.get("per_op", {}).values())
+            assert any(abs(float(v) - row["value"]) <= 1e-9 * max(1, abs(v)) for v in values), row.to_dict()
+        assert path.startswith(str(raw)), path
+    on_disk = {str(p) for p in raw.rglob("*") if p.is_file()}
+    assert set(files) == on_disk, "every raw file contributes to the tidy data"
+
+
+def test_runs_ran_under_the_memory_limit(results):
+    tidy = pd.read_csv(results / "smoke" / "tidy" / "baseline.csv")
+    limits = tidy[tidy["metric"] == "memory_limit_bytes"]
+    assert len(limits) == tidy["run"].nunique()
+    peaks = tidy[tidy["metric"] == "memory_peak_bytes"].set_index("run")["value"]
+    assert (peaks > 0).all()
+    assert (peaks <= limits.set_index("run")["value"]).all()
 
 
 def test_second_run_has_nothing_to_do(results):

@@ -1,6 +1,10 @@
-# Helpers every rule file uses: validated configuration, paths, the Python
-# of the pipeline's own tools.
+# Helpers shared by every .smk file: validated configuration, paths, the
+# Python of the pipeline's own tools. Functions only; each folder keeps its
+# own steps beside the code they run.
 import sys
+from pathlib import Path
+
+import yaml
 
 sys.path.insert(0, workflow.basedir)
 
@@ -18,18 +22,13 @@ except InputError as e:
 BUILD = config["build_dir"]
 RESULTS = config["results_dir"]
 PY = f"{sys.executable} -m"
+# The software of every rule (see the file for when it is used).
+CONDA_ENV = f"{workflow.basedir}/workflow/envs/pipeline.yaml"
 
-
-wildcard_constraints:
-    scale="smoke|local|paper",
-    engine="[a-z0-9-]+",
-    rep=r"\d+",
-
-
-def scale_cfg(wildcards):
-    """The scale file of the job's {scale} wildcard (the path decides the
-    scale, so `smoke` and `local` results live side by side)."""
-    return SCALES[wildcards.scale]
+with open(f"{workflow.basedir}/engines/sources.yaml") as _f:
+    SOURCES = yaml.safe_load(_f)
+with open(f"{workflow.basedir}/engines/engines.yaml") as _f:
+    ENGINES = yaml.safe_load(_f)
 
 
 def engine_binary(engine):
@@ -40,8 +39,29 @@ def engine_build_id(engine):
     return f"{BUILD}/engines/{engine}/build_id.json"
 
 
+def source_tarball(name):
+    return f"{BUILD}/sources/{SOURCES[name]['file']}"
+
+
+def engine_inputs(wildcards):
+    """What an engine build depends on: its verified tarball, our variant
+    folder, the driver and the headers it compiles in."""
+    variant = ENGINES[wildcards.engine]
+    files = [source_tarball(variant["source"]), "engines/engines.yaml", "engines/build_engine.py"]
+    files += sorted(str(p) for p in Path("engines/driver").rglob("*")
+                    if p.is_file() and "tests" not in p.parts)
+    files += sorted(str(p) for p in Path(f"engines/{wildcards.engine}").rglob("*") if p.is_file())
+    files += ["workloads/sosd/sosd_format.h"]
+    return files
+
+
 def dataset_file(scale, name):
     return f"{RESULTS}/{scale}/datasets/{name}_uint64"
+
+
+wildcard_constraints:
+    scale="smoke|local|paper",
+    rep=r"\d+",
 
 
 def report_for(scale):

@@ -1,5 +1,7 @@
-# Interim rules until workloads/workloads.smk and hardware/hardware.smk land:
-# the datasets and fingerprint baseline/point needs.
+# Interim rules until workloads/workloads.smk lands:
+# the datasets baseline/point needs.
+import os
+
 INTERIM_GENERATORS = {"uspr": "sosd_uspr", "logn": "sosd_logn"}
 
 
@@ -8,10 +10,16 @@ rule interim_datagen:
         "workloads/CMakeLists.txt",
     output:
         f"{BUILD}/workloads/datagen",
+    params:
+        build=lambda w, output: os.path.dirname(output[0]),
     threads: workflow.cores
+    conda:
+        CONDA_ENV
+    log:
+        f"{BUILD}/logs/build/datagen.log",
     shell:
-        "cmake -S workloads -B {BUILD}/workloads -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null"
-        " && cmake --build {BUILD}/workloads --target datagen -j {threads} > /dev/null"
+        "(cmake -S workloads -B {params.build} -G Ninja -DCMAKE_BUILD_TYPE=Release"
+        " && cmake --build {params.build} --target datagen -j {threads}) > {log} 2>&1"
 
 
 rule interim_dataset:
@@ -23,13 +31,10 @@ rule interim_dataset:
     params:
         gen=lambda w: INTERIM_GENERATORS[w.name],
         n=lambda w: SCALES[w.scale]["baseline"]["point"]["keys"],
+    conda:
+        CONDA_ENV
+    log:
+        f"{RESULTS}/{{scale}}/logs/datasets/{{name}}.log",
     shell:
         "{input} gen --generator {params.gen} --count {params.n} --seed 42"
-        " --out {output.sosd} > {output.manifest}"
-
-
-rule interim_fingerprint:
-    output:
-        f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
-    shell:
-        "{PY} hardware.fingerprint --out {output}"
+        " --out {output.sosd} > {output.manifest} 2> {log}"

@@ -2,28 +2,21 @@
 # Figure `point`: point-lookup latency and throughput, leveldb vs rocksdb.
 
 
-def baseline_point_logs(scale):
-    c = SCALES[scale]["baseline"]["point"]
-    return [f"{RESULTS}/{scale}/raw/baseline/point/{e}__{d}__r{r}.jsonl"
-            for r in range(c["repetitions"]) for d in c["datasets"] for e in c["engines"]]
-
-
-def point_priority(wildcards):
-    # Repetition r of every (engine, dataset) runs before repetition r+1 of
-    # any: repetitions interleave, so drift in the machine spreads evenly.
-    return 1000 - int(wildcards.rep)
-
-
 rule baseline_point_run:
     input:
         binary=lambda w: engine_binary(w.engine),
         build_id=lambda w: engine_build_id(w.engine),
-        dataset=lambda w: dataset_file(w.scale, SCALES[w.scale]["baseline"]["point"]["datasets"][w.dataset]),
-        manifest=lambda w: dataset_file(w.scale, SCALES[w.scale]["baseline"]["point"]["datasets"][w.dataset]) + ".manifest.json",
+        dataset=baseline_point_dataset,
+        manifest=lambda w: baseline_point_dataset(w) + ".manifest.json",
         fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
+        calibration=f"{RESULTS}/{{scale}}/hardware/calibration.json",
     output:
-        f"{RESULTS}/{{scale}}/raw/baseline/point/{{engine}}__{{dataset}}__r{{rep}}.jsonl",
+        log=f"{RESULTS}/{{scale}}/raw/baseline/point/{{engine}}__{{dataset}}__r{{rep}}.jsonl",
+        limits=f"{RESULTS}/{{scale}}/raw/baseline/point/{{engine}}__{{dataset}}__r{{rep}}.limits.json",
     params:
+        py=PY,
+        limit=hardware_memory_limit,
+        unenforced=hardware_unenforced_flag,
         c=lambda w: SCALES[w.scale]["baseline"]["point"],
         options=lambda w: " ".join(f"-o {o}" for o in SCALES[w.scale]["baseline"]["point"]["options"].get(w.engine, [])),
         db=lambda w: f"{RESULTS}/{w.scale}/db/baseline-point-{w.engine}-{w.dataset}-r{w.rep}",
@@ -32,29 +25,38 @@ rule baseline_point_run:
     threads: workflow.cores
     resources:
         bench_lock=1,
-    priority: point_priority
+    priority: interleaved_priority
+    conda:
+        CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/baseline/point/{{engine}}__{{dataset}}__r{{rep}}.log",
     shell:
-        "{input.binary} --db {params.db} --dataset {input.dataset}"
+        "{params.py} hardware.cgroup_run --memory {params.limit} {params.unenforced}"
+        " --report {output.limits} --"
+        " {input.binary} --db {params.db} --dataset {input.dataset}"
         " --dataset-manifest {input.manifest} --attach fingerprint={input.fingerprint}"
+        " --attach calibration={input.calibration}"
         " --build-id {input.build_id} --load-order {params.c[load_order]}"
         " --value-bytes {params.c[value_bytes]} --ops {params.c[lookups]}"
         " --negative-share {params.c[negative_share]} --seed {params.seed} {params.options}"
         " --meta study=baseline --meta experiment=point --meta scale={wildcards.scale}"
         " --meta dataset={wildcards.dataset} --meta repetition={wildcards.rep}"
-        " --log {output} 2> {log}"
+        " --log {output.log} 2> {log}"
 
 
 rule baseline_tidy:
     input:
-        lambda w: baseline_point_logs(w.scale),
+        lambda w: baseline_point_raw(w.scale),
     output:
         f"{RESULTS}/{{scale}}/tidy/baseline.csv",
+    params:
+        py=PY,
+    conda:
+        CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/baseline/tidy.log",
     shell:
-        "{PY} lsmrepro.aggregate --out {output} {input} 2> {log}"
+        "{params.py} lsmrepro.aggregate --out {output} {input} 2> {log}"
 
 
 rule baseline_point_figure:
@@ -63,13 +65,17 @@ rule baseline_point_figure:
     output:
         pdf=f"{RESULTS}/{{scale}}/figures/baseline/point.pdf",
         png=report(f"{RESULTS}/{{scale}}/figures/baseline/point.png",
-                   caption="baseline/point.rst", category="baseline"),
+                   caption="point.rst", category="baseline"),
         csv=f"{RESULTS}/{{scale}}/tables/baseline/point.csv",
         md=f"{RESULTS}/{{scale}}/tables/baseline/point.md",
+    params:
+        py=PY,
+    conda:
+        CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/baseline/point_figure.log",
     shell:
-        "{PY} paper.baseline.point --tidy {input} --out-pdf {output.pdf} --out-png {output.png}"
+        "{params.py} paper.baseline.point --tidy {input} --out-pdf {output.pdf} --out-png {output.png}"
         " --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
 
@@ -80,17 +86,15 @@ rule baseline_claims:
     output:
         csv=f"{RESULTS}/{{scale}}/claims/baseline.csv",
         md=f"{RESULTS}/{{scale}}/claims/baseline.md",
+    params:
+        py=PY,
+    conda:
+        CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/baseline/claims.log",
     shell:
-        "{PY} lsmrepro.claims --study baseline --tidy {input.tidy} --claims {input.claims}"
+        "{params.py} lsmrepro.claims --study baseline --tidy {input.tidy} --claims {input.claims}"
         " --out-csv {output.csv} --out-md {output.md} 2> {log}"
-
-
-STUDY_OUTPUTS["baseline"] = {
-    "figures": {"point": "Point-lookup latency (mean, p99) and throughput of pristine LevelDB 1.23 and RocksDB 7.8.3."},
-    "logs": baseline_point_logs,
-}
 
 
 rule baseline_point:
