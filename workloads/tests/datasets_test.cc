@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "gen/lookups.h"
+#include "tests/stats.h"
 #include "gen/normal.h"
 #include "gen/registry.h"
 #include "gen/sosd_synth.h"
@@ -180,6 +181,20 @@ TEST(Lookups, NegativesAbsentPositivesPresent) {
   Keys again;
   ASSERT_TRUE(MakeLookups(keys, 10000, 0.25, 9, &again, &err));
   EXPECT_EQ(l, again);
+}
+
+TEST(Lookups, PositivesUniformOverDistinctKeysChiSquare) {
+  // Keys with heavy duplication: each distinct key must still be equally likely.
+  Keys keys;
+  for (uint64_t k = 0; k < 500; k++) keys.insert(keys.end(), k % 7 == 0 ? 20 : 1, k * 3);
+  Keys l;
+  std::string err;
+  const uint64_t n = 500000;
+  ASSERT_TRUE(MakeLookups(keys, n, 0.0, 4, &l, &err));
+  std::vector<uint64_t> counts(500);
+  for (uint64_t k : l) counts[k / 3]++;
+  auto chi = teststats::ChiSquareTest(counts, std::vector<double>(500, 1.0 / 500), n);
+  EXPECT_TRUE(chi.Passes()) << chi.stat;
 }
 
 TEST(Lookups, DenseKeysGetNegativesAboveTheRange) {

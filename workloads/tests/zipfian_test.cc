@@ -11,31 +11,13 @@
 #include <cmath>
 #include <vector>
 
+#include "tests/gray_law.h"
 #include "tests/stats.h"
 #include "ycsb/generators.h"
 #include "ycsb/zipfian.h"
 
 namespace ycsb {
 namespace {
-
-// P(Next(n) == k) for a generator built over `items` items (eta uses those,
-// as in Java) and drawing over n >= items.
-std::vector<double> GrayPmf(int64_t items, int64_t n, double theta) {
-  double zetan = ZetaSum(0, n, theta, 0.0);
-  double z2 = 1 + std::pow(0.5, theta);
-  double eta = (1 - std::pow(2.0 / items, 1 - theta)) / (1 - z2 / zetan);
-  double alpha = 1 / (1 - theta);
-  double u0 = z2 / zetan;
-  auto bound = [&](int64_t k) {
-    double u = (std::pow(static_cast<double>(k) / n, 1 / alpha) - 1) / eta + 1;
-    return std::min(1.0, std::max(u0, u));
-  };
-  std::vector<double> p(n);
-  for (int64_t k = 0; k < n; k++) p[k] = bound(k + 1) - bound(k);
-  p[0] += 1 / zetan;
-  p[1] += std::pow(0.5, theta) / zetan;
-  return p;
-}
 
 TEST(Zipfian, MatchesGrayLawChiSquare) {
   for (double theta : {0.99, 0.9, 0.5}) {
@@ -50,14 +32,14 @@ TEST(Zipfian, MatchesGrayLawChiSquare) {
       ASSERT_LT(v, n);
       counts[v]++;
     }
-    auto chi = teststats::ChiSquareTest(counts, GrayPmf(n, n, theta), draws);
+    auto chi = teststats::ChiSquareTest(counts, teststats::GrayPmf(n, n, theta), draws);
     EXPECT_TRUE(chi.Passes()) << "theta " << theta << " chi2 " << chi.stat << " df " << chi.df;
   }
 }
 
 TEST(Zipfian, GrayLawIsCloseToTrueZipf) {
   const int64_t n = 1000;
-  auto gray = GrayPmf(n, n, 0.99);
+  auto gray = teststats::GrayPmf(n, n, 0.99);
   double zeta = ZetaSum(0, n, 0.99, 0.0), cg = 0, ct = 0, d = 0;
   for (int64_t k = 0; k < n; k++) {
     cg += gray[k];

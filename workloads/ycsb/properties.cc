@@ -10,7 +10,7 @@
 namespace ycsb {
 namespace {
 
-enum class Kind { kCount, kPositive, kInt, kProportion, kFraction, kReal, kBool, kEnum, kText };
+enum class Kind { kCount, kPositive, kProportion, kFraction, kReal, kBool, kEnum, kText };
 
 struct Spec {
   const char* name;
@@ -98,8 +98,6 @@ std::string Check(const Spec& spec, const std::string& value) {
       return ParseInt(value, &i) && i >= 0 ? "" : "an integer >= 0";
     case Kind::kPositive:
       return ParseInt(value, &i) && i >= 1 ? "" : "an integer >= 1";
-    case Kind::kInt:
-      return ParseInt(value, &i) ? "" : "an integer";
     case Kind::kProportion:
       return ParseReal(value, &d) && d >= 0 && d <= 1 ? "" : "a number in [0, 1]";
     case Kind::kFraction:
