@@ -13,7 +13,7 @@ configfile: "config/config.yaml"
 
 include: "workflow/common.smk"
 include: "engines/engines.smk"
-include: "workflow/interim.smk"
+include: "workloads/workloads.smk"
 include: "hardware/hardware.smk"
 include: "paper/paper.smk"
 

@@ -89,6 +89,25 @@ std::vector<Op> PointLookups(const std::vector<uint64_t>& keys, uint64_t count,
   return ops;
 }
 
+std::vector<Op> EdgeProbes(const std::vector<uint64_t>& keys) {
+  std::vector<uint64_t> at = {0, 1, UINT64_MAX - 1, UINT64_MAX};
+  if (!keys.empty()) {
+    for (uint64_t k : {keys.front(), keys.back()}) {
+      at.push_back(k);
+      if (k > 0) at.push_back(k - 1);
+      if (k < UINT64_MAX) at.push_back(k + 1);
+    }
+  }
+  std::sort(at.begin(), at.end());
+  at.erase(std::unique(at.begin(), at.end()), at.end());
+  std::vector<Op> ops;
+  for (uint64_t k : at) {
+    ops.push_back({OpType::kGet, Expect::kUnknown, 0, k});
+    ops.push_back({OpType::kScan, Expect::kUnknown, 3, k});
+  }
+  return ops;
+}
+
 void Shuffle(std::vector<uint64_t>* v, uint64_t seed) {
   Rng rng(seed);
   for (size_t i = v->size(); i > 1; i--) {

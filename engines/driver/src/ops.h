@@ -45,6 +45,11 @@ class Rng {
 std::vector<Op> PointLookups(const std::vector<uint64_t>& keys, uint64_t count,
                              double negative_share, uint64_t seed);
 
+// Untimed edge-case queries every run verifies besides its stream: gets and
+// short scans at 0, 1, 2^64-2, 2^64-1 and around the first and last loaded
+// keys, where off-by-one errors in index bounds show up.
+std::vector<Op> EdgeProbes(const std::vector<uint64_t>& keys);
+
 // Fisher-Yates shuffle with Rng, for the shuffled load order.
 void Shuffle(std::vector<uint64_t>* v, uint64_t seed);
 

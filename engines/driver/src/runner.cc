@@ -58,11 +58,29 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
   }
   log->Write("phase", Phase("settle", 0, NowNanos() - t0));
 
-  // Run.
+  // Edge probes, untimed, before the stream (which may write).
   Verifier verifier(&spec.keys, spec.value_bytes);
+  std::vector<KV> scan_out;
+  for (const Op& op : EdgeProbes(spec.keys)) {
+    EncodeKey(op.key, key);
+    bool ok, found = false;
+    if (op.type == OpType::kGet) {
+      ok = engine->Get(std::string_view(key, 8), &value, &found, &err);
+      if (ok) verifier.CheckGet(op, found, value);
+    } else {
+      ok = engine->Scan(std::string_view(key, 8), op.scan_len, &scan_out, &err);
+      if (ok) verifier.CheckScan(op, scan_out);
+    }
+    if (!ok) {
+      result.error = std::string("probe: ") + OpName(op.type) + ": " + err;
+      return result;
+    }
+  }
+  uint64_t probes = verifier.verified();
+
+  // Run.
   OpStats stats[3];  // indexed by OpType
   bool seen[3] = {false, false, false};
-  std::vector<KV> scan_out;
   Progress run_bar("run", spec.ops.size(), spec.progress);
   uint64_t run_start = NowNanos();
   for (size_t i = 0; i < spec.ops.size(); i++) {
@@ -141,7 +159,9 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
               {"per_op", {{"engine_call", n ? double(engine_ns) / n : 0.0},
                           {"harness", n ? double(run_ns - engine_ns) / n : 0.0}}}});
   log->Write("engine", engine->Stats());
-  log->Write("check", verifier.ToJson());
+  nlohmann::json check = verifier.ToJson();
+  check["edge_probes"] = probes;
+  log->Write("check", check);
   result.verified = verifier.verified();
   result.wrong = verifier.wrong();
   return result;

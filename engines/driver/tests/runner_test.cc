@@ -107,7 +107,7 @@ TEST_F(RunnerTest, CorrectEngineHasNoWrongAnswers) {
   RunResult r = RunWith(&e);
   EXPECT_EQ(r.error, "");
   EXPECT_EQ(r.wrong, 0u);
-  EXPECT_EQ(r.verified, 3000u + 5);
+  EXPECT_EQ(r.verified, 3000u + 5 + EdgeProbes(spec_.keys).size());
 }
 
 TEST_F(RunnerTest, EachInjectedWrongAnswerIsCaught) {
@@ -123,7 +123,16 @@ TEST_F(RunnerTest, EachInjectedWrongAnswerIsCaught) {
   }
   spec_.ops = {{OpType::kScan, Expect::kUnknown, 10, 100}};
   FaultyEngine skips(F::kScanSkips, 0);
-  EXPECT_EQ(RunWith(&skips).wrong, 1u);
+  EXPECT_GE(RunWith(&skips).wrong, 1u);
+}
+
+TEST_F(RunnerTest, EdgeProbesCatchWrongAnswersTheStreamNeverAsks) {
+  spec_.ops.clear();
+  using F = FaultyEngine::Fault;
+  FaultyEngine max_missing(F::kMissingKey, UINT64_MAX);  // the last loaded key
+  EXPECT_EQ(RunWith(&max_missing).wrong, 1u);
+  FaultyEngine zero_phantom(F::kPhantomKey, 0 + 1);  // 1 is absent; keys are 0, 11, ...
+  EXPECT_EQ(RunWith(&zero_phantom).wrong, 1u);
 }
 
 TEST_F(RunnerTest, LogHasEveryRecordTypeAndEndsWithEnd) {
