@@ -110,7 +110,8 @@ def download(real, data_dir):
         if real["md5"] is not None:
             _write_stamp(dest, got)
     except OSError as e:
-        raise InputError(real["url"], "download", f"reachable URL expected ({e})") from None
+        raise InputError(dest, "download", f"could not fetch {real['url']} ({e}); place the file here "
+                         f"(md5 {real['md5']}) to use it without downloading") from None
     finally:
         if tmp.exists():
             tmp.unlink()

@@ -5,7 +5,7 @@
 #                                                           real source + md5, count, sha256, stand-in flag
 #   results/{scale}/datasets/{name}_keylen_uint32           per-key lengths (variable-length keys)
 #   results/{scale}/datasets/sizes_{set}_{key|value}_uint32 DobLIX Table I sizes
-#   results/{scale}/datasets/{name}_lookups_{count}_neg{pct}_uint64  lookup keys
+#   results/{scale}/datasets/{name}_lookups_{n}_neg{pct}_uint64    lookup keys
 #   {data_dir}/<SOSD file>                                  real files (download + md5)
 # Targets: `datasets` (all of them at config["scale"]), `datasets_table1`.
 # Scale policy (config/scales/<scale>.yaml, section `datasets`): `real: prefer`
@@ -150,9 +150,9 @@ rule dataset_lookups:
         datagen=WL_DATAGEN,
         sosd=f"{WL_DIR}/{{name}}_uint64",
     output:
-        f"{WL_DIR}/{{name}}_lookups_{{count}}_neg{{pct}}_uint64",
+        f"{WL_DIR}/{{name}}_lookups_{{nlookups}}_neg{{pct}}_uint64",
     wildcard_constraints:
-        count=r"\d+",
+        nlookups=r"\d+",
         pct=r"\d+",
     params:
         share=lambda w: int(w.pct) / 100,
@@ -160,9 +160,9 @@ rule dataset_lookups:
     conda:
         CONDA_ENV
     log:
-        f"{RESULTS}/{{scale}}/logs/datasets/{{name}}_lookups_{{count}}_neg{{pct}}.log",
+        f"{RESULTS}/{{scale}}/logs/datasets/{{name}}_lookups_{{nlookups}}_neg{{pct}}.log",
     shell:
-        "{input.datagen} lookups --keys {input.sosd} --count {wildcards.count}"
+        "{input.datagen} lookups --keys {input.sosd} --count {wildcards.nlookups}"
         " --negative-share {params.share} --seed {params.seed} --out {output} > {log} 2>&1"
         " || (tail -1 {log} >&2; exit 2)"
 

@@ -76,8 +76,10 @@ def test_corrupt_zstd_stream(tmp_path):
 
 
 def test_unreachable_url(tmp_path):
-    with pytest.raises(InputError, match="download: reachable URL expected"):
+    with pytest.raises(InputError) as e:
         sosd_fetch.download(_real(f"file://{tmp_path}/missing.zst", "0" * 32), tmp_path / "data")
+    assert e.value.path == str(tmp_path / "data" / "toy_5_uint64") and e.value.field == "download"
+    assert e.value.expected.startswith(f"could not fetch file://{tmp_path}/missing.zst")
 
 
 def test_missing_placed_file_names_the_source(tmp_path):

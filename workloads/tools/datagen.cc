@@ -10,6 +10,7 @@
 //   datagen verify --in data/fb_200M_uint64 --sorted
 //   datagen ops --spec workloads/ycsb/workloada -p recordcount=1000 --seed 42 --count 10
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -50,8 +51,9 @@ json Describe(const gen::Keys& keys) {
   json j;
   j["count"] = keys.size();
   j["duplicates"] = dups;
-  j["min"] = keys.empty() ? 0 : keys.front();
-  j["max"] = keys.empty() ? 0 : keys.back();
+  auto [lo, hi] = std::minmax_element(keys.begin(), keys.end());
+  j["min"] = keys.empty() ? 0 : *lo;
+  j["max"] = keys.empty() ? 0 : *hi;
   return j;
 }
 
