@@ -9,6 +9,7 @@ import yaml
 
 from lsmrepro.errors import InputError
 from workloads import catalogue
+from workloads_fixtures import datagen  # noqa: F401 (pytest fixtures)
 
 
 @pytest.fixture(scope="module")

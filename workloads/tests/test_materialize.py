@@ -9,6 +9,7 @@ import pytest
 
 from lsmrepro.errors import InputError
 from workloads import catalogue, manifest, materialize
+from workloads_fixtures import datagen  # noqa: F401 (pytest fixtures)
 
 
 def _cat_with_small_real(md5):

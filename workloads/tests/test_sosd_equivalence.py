@@ -9,8 +9,7 @@ extreme quantiles, which set the scaling, agree to the last bit)."""
 import numpy as np
 import pytest
 from scipy.stats import lognorm, norm
-
-from conftest import run
+from workloads_fixtures import datagen, run  # noqa: F401 (pytest fixtures)
 
 N = 200_000
 
@@ -19,7 +18,7 @@ def _read(path, width):
     return np.fromfile(path, dtype=np.uint64 if width == 64 else np.uint32, offset=8)
 
 
-def _gen(datagen, tmp_path, generator, width):
+def _gen(run, datagen, tmp_path, generator, width):
     out = tmp_path / f"{generator}_uint{width}"
     run(datagen, "gen", "--generator", generator, "--count", N, "--seed", 42, "--out", out)
     return _read(out, width)
@@ -34,20 +33,20 @@ def _sosd_quantiles(ppf, width):
 
 
 @pytest.mark.parametrize("width", [64, 32])
-def test_uniform_sparse_is_numpy_legacy_stream(datagen, tmp_path, width):
+def test_uniform_sparse_is_numpy_legacy_stream(run, datagen, tmp_path, width):
     np.random.seed(42)
     if width == 64:
         want = np.random.randint(0, 18446744073709551615, size=N, dtype="uint64")
     else:
         want = np.random.randint(0, 4294967295, size=N, dtype="uint32")
     want.sort()
-    assert np.array_equal(_gen(datagen, tmp_path, "sosd_uspr", width), want)
+    assert np.array_equal(_gen(run, datagen, tmp_path, "sosd_uspr", width), want)
 
 
 @pytest.mark.parametrize("width", [64, 32])
-def test_uniform_dense(datagen, tmp_path, width):
+def test_uniform_dense(run, datagen, tmp_path, width):
     want = np.arange(42, N + 42, dtype=np.uint64 if width == 64 else np.uint32)
-    assert np.array_equal(_gen(datagen, tmp_path, "sosd_uden", width), want)
+    assert np.array_equal(_gen(run, datagen, tmp_path, "sosd_uden", width), want)
 
 
 @pytest.mark.parametrize("generator, ppf", [
@@ -55,9 +54,9 @@ def test_uniform_dense(datagen, tmp_path, width):
     ("sosd_logn", {64: lambda x: lognorm.ppf(x, 2), 32: lambda x: lognorm.ppf(x, 1)}),
 ])
 @pytest.mark.parametrize("width", [64, 32])
-def test_quantile_sets(datagen, tmp_path, generator, ppf, width):
+def test_quantile_sets(run, datagen, tmp_path, generator, ppf, width):
     want = _sosd_quantiles(ppf[width], width)
-    got = _gen(datagen, tmp_path, generator, width)
+    got = _gen(run, datagen, tmp_path, generator, width)
     if width == 32:
         assert np.array_equal(got, want)
         return

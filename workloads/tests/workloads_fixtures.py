@@ -1,3 +1,7 @@
+"""Fixtures of the workloads tests, imported by name into each test module
+(`from workloads_fixtures import datagen, run`): a conftest.py here would be
+imported as the top-level module `conftest` and shadow the other test
+folders' conftest helpers."""
 import os
 import subprocess
 from pathlib import Path
@@ -21,8 +25,19 @@ def datagen():
     return path
 
 
-def run(datagen, *args, ok=True):
+def _run(datagen, *args, ok=True):
     r = subprocess.run([str(datagen), *map(str, args)], capture_output=True, text=True)
     if ok:
         assert r.returncode == 0, r.stderr
     return r
+
+
+@pytest.fixture
+def run():
+    """run(datagen, *args, ok=True): runs datagen, asserting success when ok."""
+    return _run
+
+
+@pytest.fixture(scope="session")
+def specs():
+    return REPO / "workloads" / "ycsb"
