@@ -12,8 +12,15 @@ using Fn = std::function<Keys(uint64_t, uint64_t, int, Params*)>;
 // Wraps a generator that cannot fail.
 Generator Simple(const char* name, const char* stands_in_for, const char* summary, Fn fn) {
   return Generator{name, summary, stands_in_for,
-                   [fn](uint64_t n, uint64_t seed, int width, Params* p, Keys* out, std::string*) {
+                   [fn](uint64_t n, uint64_t seed, int width, Params* p, Keys* out, std::string* err) {
                      *out = fn(n, seed, width, p);
+                     // Distinct-key generators stop short only when the key
+                     // space cannot hold n keys; never hand back fewer silently.
+                     if (out->size() != n) {
+                       *err = "count: drew only " + std::to_string(out->size()) + " distinct keys of " +
+                              std::to_string(n) + " (key space too small for these parameters)";
+                       return false;
+                     }
                      return true;
                    }};
 }

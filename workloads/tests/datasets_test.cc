@@ -214,6 +214,14 @@ TEST(Downsample, EveryKthLikeSosd) {
   EXPECT_EQ(DownsampleStep(100, 300), 1u);
 }
 
+TEST(Registry, TooSmallKeySpaceIsAnErrorNotAShortFile) {
+  Params p(std::map<std::string, std::string>{{"max", "10"}});
+  Keys keys;
+  std::string err;
+  EXPECT_FALSE(FindGenerator("doblix_uni")->run(100, 1, 64, &p, &keys, &err));
+  EXPECT_EQ(err, "count: drew only 11 distinct keys of 100 (key space too small for these parameters)");
+}
+
 TEST(Registry, UnknownParamsAreReported) {
   Params p(std::map<std::string, std::string>{{"sigmaa", "2"}});
   Keys keys;

@@ -97,7 +97,7 @@ bool Generate(const std::string& name, uint64_t n, uint64_t seed, int width,
   double secs = Since(t0), cpu = CpuSeconds() - c0;
   if (!params.error().empty()) Die("--param " + params.error());
   if (!params.Unused().empty()) Die("--param: unknown parameter(s) for " + name + ": " + params.Unused());
-  if (!ok) Die("--param " + err);
+  if (!ok) Die("--generator " + name + ": " + err);
   *facts = Describe(*keys);
   (*facts)["generator"] = name;
   (*facts)["params"] = raw;

@@ -160,7 +160,7 @@ bool Properties::LoadString(const std::string& text, const std::string& source,
     int start_line = lineno;
     std::string line = Trim(raw);
     if (line.empty() || line[0] == '#' || line[0] == '!') continue;
-    // An odd number of trailing backslashes continues the logical line.
+    // A trailing backslash continues the logical line on the next one.
     while (!line.empty() && line.back() == '\\') {
       line.pop_back();
       std::string next;
