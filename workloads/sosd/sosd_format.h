@@ -110,6 +110,112 @@ inline bool ReadKeys(const std::string& path, bool require_sorted,
   return true;
 }
 
+// Streams the keys of `path` to visit(index, key) in chunks, with the same
+// checks as ReadKeys, so files larger than memory (osm_cellids_800M is
+// 6.4 GB) can be verified and downsampled. Stops at the first problem.
+template <typename Visit>
+bool ForEachKey(const std::string& path, bool require_sorted, Visit visit, ReadInfo* info,
+                std::string* err) {
+  int width = KeyWidthFromName(path);
+  if (width == 0) {
+    *err = path + ": file name must end in _uint32 or _uint64 (SOSD key width)";
+    return false;
+  }
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    *err = path + ": cannot stat: " + std::strerror(errno);
+    return false;
+  }
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    *err = path + ": cannot open: " + std::strerror(errno);
+    return false;
+  }
+  uint64_t count = 0;
+  if (st.st_size < 8 || std::fread(&count, 8, 1, f) != 1) {
+    std::fclose(f);
+    *err = path + ": truncated: no 8-byte count header";
+    return false;
+  }
+  uint64_t expected = 8 + count * static_cast<uint64_t>(width);
+  if (count > (static_cast<uint64_t>(st.st_size) / width) ||
+      expected != static_cast<uint64_t>(st.st_size)) {
+    std::fclose(f);
+    *err = path + ": header count " + std::to_string(count) + " needs " +
+           std::to_string(expected) + " bytes, file has " + std::to_string(st.st_size);
+    return false;
+  }
+  ReadInfo local;
+  local.count = count;
+  const uint64_t kChunk = 1 << 20;
+  std::vector<unsigned char> buf(kChunk * width);
+  uint64_t prev = 0;
+  for (uint64_t done = 0; done < count;) {
+    uint64_t n = count - done < kChunk ? count - done : kChunk;
+    if (std::fread(buf.data(), width, n, f) != n) {
+      std::fclose(f);
+      *err = path + ": short read at key " + std::to_string(done);
+      return false;
+    }
+    for (uint64_t j = 0; j < n; j++) {
+      uint64_t k = 0;
+      if (width == 8) {
+        std::memcpy(&k, &buf[j * 8], 8);
+      } else {
+        uint32_t k32;
+        std::memcpy(&k32, &buf[j * 4], 4);
+        k = k32;
+      }
+      uint64_t i = done + j;
+      if (i > 0 && k < prev) {
+        local.sorted = false;
+        if (require_sorted) {
+          std::fclose(f);
+          *err = path + ": key " + std::to_string(i) + " (" + std::to_string(k) +
+                 ") is smaller than key " + std::to_string(i - 1) + "; sorted keys expected";
+          return false;
+        }
+      } else if (i > 0 && k == prev) {
+        local.duplicates++;
+      }
+      prev = k;
+      visit(i, k);
+    }
+    done += n;
+  }
+  std::fclose(f);
+  if (info != nullptr) *info = local;
+  return true;
+}
+
+// The count header of `path`, checked against the file size.
+inline bool ReadCount(const std::string& path, uint64_t* count, std::string* err) {
+  int width = KeyWidthFromName(path);
+  struct stat st;
+  if (width == 0) {
+    *err = path + ": file name must end in _uint32 or _uint64 (SOSD key width)";
+    return false;
+  }
+  if (stat(path.c_str(), &st) != 0) {
+    *err = path + ": cannot stat: " + std::strerror(errno);
+    return false;
+  }
+  FILE* f = std::fopen(path.c_str(), "rb");
+  bool ok = f != nullptr && st.st_size >= 8 && std::fread(count, 8, 1, f) == 1;
+  if (f != nullptr) std::fclose(f);
+  if (!ok) {
+    *err = path + ": truncated: no 8-byte count header";
+    return false;
+  }
+  if (*count > static_cast<uint64_t>(st.st_size) / width ||
+      8 + *count * width != static_cast<uint64_t>(st.st_size)) {
+    *err = path + ": header count " + std::to_string(*count) + " needs " +
+           std::to_string(8 + *count * width) + " bytes, file has " + std::to_string(st.st_size);
+    return false;
+  }
+  return true;
+}
+
 // Writes keys in SOSD format with the width the name's suffix says, through
 // a temporary file renamed into place, so a killed writer never leaves a
 // file that looks complete.

@@ -94,6 +94,25 @@ TEST_F(SosdFormat, UnsortedWhereSortedRequired) {
   std::remove(p.c_str());
 }
 
+TEST_F(SosdFormat, StreamingReaderMatchesAndChecks) {
+  std::string p = Path("stream_uint32"), err;
+  std::vector<uint64_t> keys;
+  for (uint64_t i = 0; i < 3000000; i++) keys.push_back(i / 2);  // > one chunk, duplicates
+  ASSERT_TRUE(sosd::WriteKeys(p, keys, &err));
+  std::vector<uint64_t> seen;
+  sosd::ReadInfo info;
+  ASSERT_TRUE(sosd::ForEachKey(p, true, [&](uint64_t, uint64_t k) { seen.push_back(k); }, &info, &err));
+  EXPECT_EQ(seen, keys);
+  EXPECT_EQ(info.duplicates, 1500000u);
+  uint64_t count = 0;
+  ASSERT_TRUE(sosd::ReadCount(p, &count, &err));
+  EXPECT_EQ(count, 3000000u);
+  ASSERT_TRUE(sosd::WriteKeys(p, {1, 3, 2}, &err));
+  EXPECT_FALSE(sosd::ForEachKey(p, true, [](uint64_t, uint64_t) {}, nullptr, &err));
+  EXPECT_EQ(err, p + ": key 2 (2) is smaller than key 1; sorted keys expected");
+  std::remove(p.c_str());
+}
+
 TEST_F(SosdFormat, NameWithoutWidth) {
   std::string err;
   std::vector<uint64_t> keys;

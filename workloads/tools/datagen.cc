@@ -209,13 +209,22 @@ int main(int argc, char** argv) {
     WriteOrDie(out, lookups);
     std::cout << json{{"count", count}, {"negative_share", negative_share}, {"seed", seed}}.dump() << "\n";
   } else if (cmd_down->parsed()) {
+    // Streamed: the real files can be larger than memory.
+    uint64_t have = 0;
+    std::string err;
+    if (!sosd::ReadCount(in, &have, &err)) Die(err);
+    uint64_t step = gen::DownsampleStep(have, count);
+    gen::Keys down;
+    down.reserve(have / step + 1);
     sosd::ReadInfo info;
-    gen::Keys keys = ReadOrDie(in, true, &info);
-    uint64_t step = gen::DownsampleStep(keys.size(), count);
-    gen::Keys down = gen::EveryKth(keys, step);
+    if (!sosd::ForEachKey(in, true, [&](uint64_t i, uint64_t k) {
+          if (i % step == 0) down.push_back(k);
+        }, &info, &err)) {
+      Die(err);
+    }
     WriteOrDie(out, down);
     json facts = Describe(down);
-    facts["source_count"] = keys.size();
+    facts["source_count"] = have;
     facts["source_duplicates"] = info.duplicates;
     facts["step"] = step;
     std::cout << facts.dump() << "\n";
