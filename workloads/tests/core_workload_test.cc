@@ -2,6 +2,7 @@
 // ranges per distribution, and errors for inconsistent properties.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -106,6 +107,25 @@ TEST(CoreWorkload, KeysStayInsideInsertedRange) {
       ASSERT_EQ(op.key, BuildKeyName(static_cast<int64_t>(op.keynum), 1, false));
     }
   }
+}
+
+TEST(CoreWorkload, ExponentialRecencyChiSquare) {
+  // keynum = last - (int) X, X ~ Exp(gamma), redrawn while negative: the
+  // distance from the newest key is a truncated geometric law.
+  Properties p = Spec("workloadc", {"recordcount=1000", "operationcount=300000",
+                                    "requestdistribution=exponential"});
+  std::string err;
+  auto w = CoreWorkload::Create(p, 11, &err);
+  ASSERT_NE(w, nullptr) << err;
+  const int n = 300000;
+  std::vector<uint64_t> counts(1000);
+  for (int i = 0; i < n; i++) counts[999 - w->NextTransaction().keynum]++;
+  double gamma = -std::log(1 - 0.95) / (1000 * 0.8571428571);
+  std::vector<double> prob(1000);
+  double norm = 1 - std::exp(-gamma * 1000);
+  for (int j = 0; j < 1000; j++) prob[j] = (std::exp(-gamma * j) - std::exp(-gamma * (j + 1))) / norm;
+  auto chi = teststats::ChiSquareTest(counts, prob, n);
+  EXPECT_TRUE(chi.Passes()) << chi.stat << " df " << chi.df;
 }
 
 TEST(CoreWorkload, WithoutAutoAckReadsWaitForAcknowledgement) {
