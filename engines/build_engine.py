@@ -58,7 +58,8 @@ def overlay_hash(name):
     uncommitted edit changes the id too."""
     h = hashlib.sha256()
     roots = [HERE / name, DRIVER / "src", DRIVER / "CMakeLists.txt",
-             REPO / "workloads" / "sosd", REPO / "indexes" / "include", VARIANTS]
+             REPO / "workloads" / "sosd", REPO / "workloads" / "ycsb",
+             REPO / "indexes" / "include", VARIANTS]
     for p in tree_files(*roots):
         h.update(str(p.relative_to(REPO)).encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()

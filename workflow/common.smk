@@ -51,7 +51,8 @@ def engine_inputs(wildcards):
     files += sorted(str(p) for p in Path("engines/driver").rglob("*")
                     if p.is_file() and "tests" not in p.parts)
     files += sorted(str(p) for p in Path(f"engines/{wildcards.engine}").rglob("*") if p.is_file())
-    files += ["workloads/sosd/sosd_format.h"]
+    files += ["workloads/sosd/sosd_format.h"] + sorted(
+        str(p) for p in Path("workloads/ycsb").glob("*") if p.suffix in (".h", ".cc"))
     return files
 
 

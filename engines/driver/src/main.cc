@@ -18,6 +18,7 @@
 #include "ops.h"
 #include "run_log.h"
 #include "runner.h"
+#include "ycsb_stream.h"
 
 namespace {
 
@@ -65,11 +66,11 @@ int main(int argc, char** argv) {
   CLI::App app{"lsmbench (" + engine->Name() + "): load, run, verify, log"};
   std::string db_dir, dataset, dataset_manifest, build_id_file, log_path;
   std::string load_order = "shuffled", workload = "point", settle = "wait";
-  std::string progress = "auto";
+  std::string progress = "auto", key_encoding = "be64", ycsb_spec;
   uint64_t ops_count = 100000, seed = 1;
   size_t value_bytes = 64;
   double negative_share = 0.0;
-  std::vector<std::string> engine_opts, meta_items, attach_items;
+  std::vector<std::string> engine_opts, meta_items, attach_items, ycsb_props;
   bool list_options = false, keep_db = false;
   app.add_option("--db", db_dir, "database directory (emptied first)");
   app.add_option("--dataset", dataset, "SOSD key file (_uint32 or _uint64)");
@@ -77,7 +78,11 @@ int main(int argc, char** argv) {
                  "JSON manifest of the dataset, copied into the run record");
   app.add_option("--load-order", load_order)->check(CLI::IsMember({"sorted", "shuffled"}));
   app.add_option("--value-bytes", value_bytes)->check(CLI::Range(1, 1 << 20));
-  app.add_option("--workload", workload)->check(CLI::IsMember({"point"}));
+  app.add_option("--workload", workload, "point: lookups over the dataset; ycsb: a YCSB core workload")
+      ->check(CLI::IsMember({"point", "ycsb"}));
+  app.add_option("--spec", ycsb_spec, "YCSB workload property file (--workload ycsb)");
+  app.add_option("-p", ycsb_props, "YCSB property override key=value (repeatable)");
+  app.add_option("--key-encoding", key_encoding, "be64, be64_padN or decimalN");
   app.add_option("--ops", ops_count, "operations in the run phase");
   app.add_option("--negative-share", negative_share, "share of absent-key lookups")
       ->check(CLI::Range(0.0, 1.0));
@@ -129,13 +134,32 @@ int main(int argc, char** argv) {
   // The store holds each key once; duplicates in the file are counted and
   // reported, and the distinct keys are what gets loaded and verified.
   spec.keys.erase(std::unique(spec.keys.begin(), spec.keys.end()), spec.keys.end());
+  if (!spec.codec.Parse(key_encoding, &err)) return Fail(err);
   spec.db_dir = db_dir;
   spec.shuffled_load = load_order == "shuffled";
   spec.value_bytes = value_bytes;
   spec.seed = seed;
   spec.full_compaction = settle == "full";
+  nlohmann::json ycsb_info = nullptr;
+  if (workload == "ycsb") {
+    if (ycsb_spec.empty()) return Fail("--workload ycsb needs --spec (a YCSB property file)");
+    if (app.count("--value-bytes") || app.count("--negative-share")) {
+      return Fail("--workload ycsb: value size comes from fieldcount x fieldlength and "
+                  "reads from the workload; drop --value-bytes / --negative-share");
+    }
+    YcsbStream stream;
+    if (!MakeYcsbStream(spec.keys, ycsb_spec, ycsb_props, ops_count, seed, &stream, &err)) {
+      return Fail(err);
+    }
+    spec.keys = std::move(stream.load_keys);
+    spec.ops = std::move(stream.ops);
+    spec.value_bytes = value_bytes = stream.value_bytes;
+    ycsb_info = std::move(stream.info);
+  } else {
+    if (!ycsb_spec.empty() || !ycsb_props.empty()) return Fail("--spec and -p need --workload ycsb");
+    spec.ops = PointLookups(spec.keys, ops_count, negative_share, seed);
+  }
   spec.progress = progress == "always" || (progress == "auto" && spec.keys.size() >= 1000000);
-  spec.ops = PointLookups(spec.keys, ops_count, negative_share, seed);
 
   std::error_code ec;
   std::filesystem::remove_all(db_dir, ec);
@@ -157,7 +181,10 @@ int main(int argc, char** argv) {
                                   {"negative_share", negative_share},
                                   {"load_order", load_order},
                                   {"value_bytes", value_bytes},
-                                  {"key_bytes", 8},
+                                  {"key_encoding", key_encoding},
+                                  {"key_bytes", spec.codec.width()},
+                                  {"loaded_keys", spec.keys.size()},
+                                  {"ycsb", ycsb_info},
                                   {"settle", settle}}},
                     {"seed", seed},
                     {"meta", meta},

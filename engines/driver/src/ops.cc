@@ -8,10 +8,14 @@ const char* OpName(OpType t) {
   switch (t) {
     case OpType::kGet:
       return "get";
-    case OpType::kPut:
-      return "put";
+    case OpType::kUpdate:
+      return "update";
+    case OpType::kInsert:
+      return "insert";
     case OpType::kScan:
       return "scan";
+    case OpType::kReadModifyWrite:
+      return "rmw";
   }
   return "?";
 }

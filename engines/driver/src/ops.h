@@ -9,7 +9,10 @@
 
 namespace lsmbench {
 
-enum class OpType : uint8_t { kGet, kPut, kScan };
+// YCSB's operation kinds; a read-modify-write is timed as one operation,
+// as YCSB times it.
+enum class OpType : uint8_t { kGet, kUpdate, kInsert, kScan, kReadModifyWrite };
+constexpr int kOpTypes = 5;
 
 // What the generator knows about a key when it builds a read-only stream;
 // kUnknown makes the verifier consult its own state (streams with writes).

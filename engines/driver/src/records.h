@@ -1,31 +1,14 @@
-// How lsmbench turns dataset keys into engine records: a uint64 key is
-// stored as its 8-byte big-endian encoding (so the engine's bytewise order
-// is the numeric order), and its value is a deterministic function of
-// (key, version), so every answer can be checked without keeping values.
+// The values lsmbench stores: a deterministic function of (key, version),
+// so every answer can be checked without keeping values. Keys become engine
+// keys through key_codec.h.
 #ifndef LSMBENCH_RECORDS_H_
 #define LSMBENCH_RECORDS_H_
 
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <string_view>
 
 namespace lsmbench {
-
-inline void EncodeKey(uint64_t k, char* out) {
-  for (int i = 7; i >= 0; i--) {
-    out[i] = static_cast<char>(k & 0xff);
-    k >>= 8;
-  }
-}
-
-inline uint64_t DecodeKey(std::string_view s) {
-  uint64_t k = 0;
-  for (size_t i = 0; i < 8 && i < s.size(); i++) {
-    k = (k << 8) | static_cast<unsigned char>(s[i]);
-  }
-  return k;
-}
 
 inline uint64_t SplitMix64(uint64_t* state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ull);

@@ -21,6 +21,71 @@ nlohmann::json Phase(const std::string& name, uint64_t ops, uint64_t nanos) {
 struct OpStats {
   Histogram all, found, absent;
   uint64_t engine_ns = 0;
+  bool seen = false;
+};
+
+// Executes one operation and checks its answer. Returns false on an engine
+// error (a wrong answer is the verifier's business, not an error here).
+class Executor {
+ public:
+  Executor(Engine* engine, const RunSpec& spec, Verifier* verifier)
+      : engine_(engine), spec_(spec), verifier_(verifier), key_(spec.codec.width(), '\0') {}
+
+  // Times the engine calls of `op` into *nanos; *found for gets.
+  bool Do(const Op& op, uint64_t* nanos, bool* found, std::string* err) {
+    spec_.codec.Encode(op.key, key_.data());
+    std::string_view k(key_);
+    uint64_t a, b;
+    bool ok = true;
+    *found = false;
+    switch (op.type) {
+      case OpType::kGet:
+        a = NowNanos();
+        ok = engine_->Get(k, &value_, found, err);
+        b = NowNanos();
+        if (ok) verifier_->CheckGet(op, *found, value_);
+        break;
+      case OpType::kUpdate:
+      case OpType::kInsert:
+        MakeValue(op.key, verifier_->NotePut(op.key), spec_.value_bytes, &value_);
+        a = NowNanos();
+        ok = engine_->Put(k, value_, err);
+        b = NowNanos();
+        break;
+      case OpType::kScan:
+        a = NowNanos();
+        ok = engine_->Scan(k, op.scan_len, &scan_, err);
+        b = NowNanos();
+        if (ok) verifier_->CheckScan(op, scan_);
+        break;
+      case OpType::kReadModifyWrite: {
+        a = NowNanos();
+        ok = engine_->Get(k, &value_, found, err);
+        uint64_t mid = NowNanos();
+        if (ok) verifier_->CheckGet(op, *found, value_);
+        MakeValue(op.key, verifier_->NotePut(op.key), spec_.value_bytes, &value_);
+        uint64_t resume = NowNanos();
+        ok = ok && engine_->Put(k, value_, err);
+        b = NowNanos() - (resume - mid);  // the check between is not the engine's
+        break;
+      }
+    }
+    *nanos = b - a;
+    return ok;
+  }
+
+  bool Load(uint64_t k, std::string* err) {
+    spec_.codec.Encode(k, key_.data());
+    MakeValue(k, 0, spec_.value_bytes, &value_);
+    return engine_->Put(key_, value_, err);
+  }
+
+ private:
+  Engine* engine_;
+  const RunSpec& spec_;
+  Verifier* verifier_;
+  std::string key_, value_;
+  std::vector<KV> scan_;
 };
 
 }  // namespace
@@ -28,18 +93,16 @@ struct OpStats {
 RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
   RunResult result;
   std::string err;
+  Verifier verifier(&spec.keys, spec.value_bytes, spec.codec);
+  Executor exec(engine, spec, &verifier);
 
   // Load.
   std::vector<uint64_t> order = spec.keys;
   if (spec.shuffled_load) Shuffle(&order, spec.seed ^ 0x6c6f6164ull);
   Progress load_bar("load", order.size(), spec.progress);
-  std::string value;
-  char key[8];
   uint64_t t0 = NowNanos();
   for (uint64_t i = 0; i < order.size(); i++) {
-    EncodeKey(order[i], key);
-    MakeValue(order[i], 0, spec.value_bytes, &value);
-    if (!engine->Put(std::string_view(key, 8), value, &err)) {
+    if (!exec.Load(order[i], &err)) {
       result.error = "load: " + err;
       return result;
     }
@@ -59,19 +122,10 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
   log->Write("phase", Phase("settle", 0, NowNanos() - t0));
 
   // Edge probes, untimed, before the stream (which may write).
-  Verifier verifier(&spec.keys, spec.value_bytes);
-  std::vector<KV> scan_out;
+  uint64_t nanos;
+  bool found;
   for (const Op& op : EdgeProbes(spec.keys)) {
-    EncodeKey(op.key, key);
-    bool ok, found = false;
-    if (op.type == OpType::kGet) {
-      ok = engine->Get(std::string_view(key, 8), &value, &found, &err);
-      if (ok) verifier.CheckGet(op, found, value);
-    } else {
-      ok = engine->Scan(std::string_view(key, 8), op.scan_len, &scan_out, &err);
-      if (ok) verifier.CheckScan(op, scan_out);
-    }
-    if (!ok) {
+    if (!exec.Do(op, &nanos, &found, &err)) {
       result.error = std::string("probe: ") + OpName(op.type) + ": " + err;
       return result;
     }
@@ -79,53 +133,25 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
   uint64_t probes = verifier.verified();
 
   // Run.
-  OpStats stats[3];  // indexed by OpType
-  bool seen[3] = {false, false, false};
+  OpStats stats[kOpTypes];
   Progress run_bar("run", spec.ops.size(), spec.progress);
   uint64_t run_start = NowNanos();
   for (size_t i = 0; i < spec.ops.size(); i++) {
     const Op& op = spec.ops[i];
-    EncodeKey(op.key, key);
-    std::string_view k(key, 8);
-    OpStats& s = stats[static_cast<int>(op.type)];
-    seen[static_cast<int>(op.type)] = true;
-    uint64_t a, b;
-    bool ok = true;
-    switch (op.type) {
-      case OpType::kGet: {
-        bool found = false;
-        a = NowNanos();
-        ok = engine->Get(k, &value, &found, &err);
-        b = NowNanos();
-        if (ok) {
-          verifier.CheckGet(op, found, value);
-          (found ? s.found : s.absent).Record(b - a);
-        }
-        break;
-      }
-      case OpType::kPut: {
-        MakeValue(op.key, verifier.NotePut(op.key), spec.value_bytes, &value);
-        a = NowNanos();
-        ok = engine->Put(k, value, &err);
-        b = NowNanos();
-        break;
-      }
-      case OpType::kScan: {
-        a = NowNanos();
-        ok = engine->Scan(k, op.scan_len, &scan_out, &err);
-        b = NowNanos();
-        if (ok) verifier.CheckScan(op, scan_out);
-        break;
-      }
-    }
-    if (!ok) {
+    if (!exec.Do(op, &nanos, &found, &err)) {
       result.error = std::string("run: ") + OpName(op.type) + ": " + err;
       return result;
     }
+    OpStats& s = stats[static_cast<int>(op.type)];
+    s.seen = true;
+    s.engine_ns += nanos;
     // Gets record into found/absent only; "all" is their merge, so the hot
     // path pays for one histogram update per op.
-    if (op.type != OpType::kGet) s.all.Record(b - a);
-    s.engine_ns += b - a;
+    if (op.type == OpType::kGet) {
+      (found ? s.found : s.absent).Record(nanos);
+    } else {
+      s.all.Record(nanos);
+    }
     run_bar.Tick(i + 1);
   }
   uint64_t run_ns = NowNanos() - run_start;
@@ -133,10 +159,10 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
   log->Write("phase", Phase("run", spec.ops.size(), run_ns));
 
   uint64_t engine_ns = 0;
-  for (int t = 0; t < 3; t++) {
-    if (!seen[t]) continue;
-    OpType type = static_cast<OpType>(t);
+  for (int t = 0; t < kOpTypes; t++) {
     OpStats& s = stats[t];
+    if (!s.seen) continue;
+    OpType type = static_cast<OpType>(t);
     if (type == OpType::kGet) {
       s.all.Merge(s.found);
       s.all.Merge(s.absent);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine.h"
+#include "key_codec.h"
 #include "ops.h"
 #include "run_log.h"
 
@@ -20,6 +21,7 @@ struct RunSpec {
   std::vector<uint64_t> keys;  // sorted, distinct: what gets loaded
   bool shuffled_load = true;
   size_t value_bytes = 64;
+  KeyCodec codec;  // how keys become engine keys (default be64)
   uint64_t seed = 1;
   bool full_compaction = false;  // settle: compact everything vs wait idle
   bool progress = true;

@@ -17,8 +17,9 @@ std::string Hex(uint64_t k) {
 
 }  // namespace
 
-Verifier::Verifier(const std::vector<uint64_t>* keys, size_t value_bytes)
-    : keys_(keys), value_bytes_(value_bytes) {}
+Verifier::Verifier(const std::vector<uint64_t>* keys, size_t value_bytes,
+                   const KeyCodec& codec)
+    : keys_(keys), value_bytes_(value_bytes), codec_(codec) {}
 
 uint64_t Verifier::NotePut(uint64_t key) {
   uint64_t v = next_version_++;
@@ -83,9 +84,11 @@ bool Verifier::CheckScan(const Op& op, const std::vector<KV>& got) {
       version = 0;
     }
     if (i >= got.size()) return Wrong(op, "scan ended early at entry " + std::to_string(i));
-    if (got[i].first.size() != 8 || DecodeKey(got[i].first) != key) {
+    uint64_t got_key = 0;
+    if (!codec_.Decode(got[i].first, &got_key) || got_key != key) {
       return Wrong(op, "scan entry " + std::to_string(i) + ": expected key " + Hex(key) +
-                           ", got " + Hex(DecodeKey(got[i].first)));
+                           ", got " + Hex(got_key) + " (" + std::to_string(got[i].first.size()) +
+                           " bytes)");
     }
     MakeValue(key, version, value_bytes_, &scratch_);
     if (got[i].second != scratch_) {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine.h"
+#include "key_codec.h"
 #include "ops.h"
 
 namespace lsmbench {
@@ -22,7 +23,7 @@ class Verifier {
  public:
   // `keys`: the loaded keys, sorted and distinct, stored at version 0. Kept
   // by pointer: the caller owns them for the verifier's lifetime.
-  Verifier(const std::vector<uint64_t>* keys, size_t value_bytes);
+  Verifier(const std::vector<uint64_t>* keys, size_t value_bytes, const KeyCodec& codec);
 
   // The version the next put writes, recorded as the key's expected value.
   uint64_t NotePut(uint64_t key);
@@ -43,6 +44,7 @@ class Verifier {
 
   const std::vector<uint64_t>* keys_;
   size_t value_bytes_;
+  KeyCodec codec_;
   // Keys written during the run: key -> version (inserts and updates).
   std::map<uint64_t, uint64_t> written_;
   uint64_t next_version_ = 1;

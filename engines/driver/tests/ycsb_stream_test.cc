@@ -1,0 +1,112 @@
+// YCSB streams over a dataset: the mix is YCSB's, every key is the
+// dataset's, inserts use held-out keys, and a correct engine passes every
+// check under every core workload.
+#include "ycsb_stream.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "map_engine.h"
+#include "runner.h"
+
+namespace lsmbench {
+
+namespace {
+
+std::vector<uint64_t> Keys(size_t n) {
+  std::vector<uint64_t> keys;
+  for (uint64_t i = 0; i < n; i++) keys.push_back(i * 7 + 3);
+  return keys;
+}
+
+std::string Spec(const std::string& name) { return std::string(REPO_ROOT) + "/workloads/ycsb/" + name; }
+
+}  // namespace
+
+TEST(YcsbStream, WorkloadAMixesReadsAndUpdatesOverLoadedKeys) {
+  auto keys = Keys(10000);
+  YcsbStream s;
+  std::string err;
+  ASSERT_TRUE(MakeYcsbStream(keys, Spec("workloada"), {}, 20000, 42, &s, &err)) << err;
+  EXPECT_EQ(s.load_keys, keys);  // no inserts: nothing held out
+  std::map<OpType, int> n;
+  for (const Op& op : s.ops) {
+    n[op.type]++;
+    ASSERT_TRUE(std::binary_search(keys.begin(), keys.end(), op.key));
+  }
+  EXPECT_NEAR(n[OpType::kGet] / 20000.0, 0.5, 0.02);
+  EXPECT_NEAR(n[OpType::kUpdate] / 20000.0, 0.5, 0.02);
+  EXPECT_EQ(s.value_bytes, 1000u);  // YCSB's 10 fields x 100 bytes
+  YcsbStream again;
+  ASSERT_TRUE(MakeYcsbStream(keys, Spec("workloada"), {}, 20000, 42, &again, &err));
+  for (size_t i = 0; i < s.ops.size(); i++) ASSERT_EQ(s.ops[i].key, again.ops[i].key);
+}
+
+TEST(YcsbStream, InsertsUseHeldOutKeysOnly) {
+  auto keys = Keys(10000);
+  for (const char* order : {"hashed", "ordered"}) {
+    YcsbStream s;
+    std::string err;
+    ASSERT_TRUE(MakeYcsbStream(keys, Spec("workloadd"), {std::string("insertorder=") + order},
+                               5000, 7, &s, &err))
+        << err;
+    std::set<uint64_t> loaded(s.load_keys.begin(), s.load_keys.end());
+    std::set<uint64_t> inserted;
+    uint64_t last = 0;
+    for (const Op& op : s.ops) {
+      if (op.type == OpType::kInsert) {
+        EXPECT_EQ(loaded.count(op.key), 0u) << order;
+        EXPECT_TRUE(std::binary_search(keys.begin(), keys.end(), op.key));
+        if (std::string(order) == "ordered") {
+          EXPECT_GT(op.key, last);
+          EXPECT_GT(op.key, *loaded.rbegin());
+          last = op.key;
+        }
+        inserted.insert(op.key);
+      } else {
+        // A read never names a key that is neither loaded nor inserted yet.
+        EXPECT_TRUE(loaded.count(op.key) || inserted.count(op.key)) << order << " " << op.key;
+      }
+    }
+    EXPECT_GT(inserted.size(), 100u);
+  }
+}
+
+TEST(YcsbStream, RecordAndOperationCountsAreNotUserSettable) {
+  YcsbStream s;
+  std::string err;
+  EXPECT_FALSE(MakeYcsbStream(Keys(100), Spec("workloada"), {"recordcount=5"}, 10, 1, &s, &err));
+  EXPECT_THAT(err, ::testing::HasSubstr("recordcount"));
+  EXPECT_FALSE(MakeYcsbStream(Keys(100), Spec("workloada"), {"readproportion=lots"}, 10, 1, &s, &err));
+  EXPECT_FALSE(MakeYcsbStream(Keys(100), Spec("no_such_workload"), {}, 10, 1, &s, &err));
+}
+
+TEST(YcsbStream, CorrectEngineHasNoWrongAnswersUnderEveryCoreWorkload) {
+  for (const char* w : {"workloada", "workloadb", "workloadc", "workloadd", "workloade", "workloadf"}) {
+    RunSpec spec;
+    YcsbStream s;
+    std::string err;
+    ASSERT_TRUE(MakeYcsbStream(Keys(3000), Spec(w), {"fieldlength=10"}, 3000, 5, &s, &err)) << err;
+    spec.keys = s.load_keys;
+    spec.ops = s.ops;
+    spec.value_bytes = s.value_bytes;
+    spec.progress = false;
+    MapEngine engine;
+    RunLog log;
+    std::string path = ::testing::TempDir() + "/ycsb_" + w + std::to_string(getpid());
+    ASSERT_TRUE(log.Open(path, &err));
+    RunResult r = lsmbench::Run(&engine, spec, &log);
+    ASSERT_TRUE(log.Finish("ok", &err));
+    EXPECT_EQ(r.error, "") << w;
+    EXPECT_EQ(r.wrong, 0u) << w;
+    EXPECT_GT(r.verified, 0u) << w;
+  }
+}
+
+}  // namespace lsmbench
