@@ -12,63 +12,20 @@
 # uses a verified real file when it is in the data folder and the labelled
 # stand-in otherwise; `real: require` (paper) makes the real file an input,
 # so it is downloaded (or the run fails naming the missing file).
-import glob as _glob
 import os
 
-from workloads import catalogue as _wl_catalogue
+from workloads import catalogue as wl_catalogue
+from workloads import rules as wl
 
-WL_CAT = _wl_catalogue.load()
-WL_DATASETS = WL_CAT["datasets"]
+WL_CAT = wl_catalogue.load()
 WL_DATAGEN = f"{BUILD}/workloads/datagen"
-WL_DIR = "{RESULTS}/{{scale}}/datasets".format(RESULTS=RESULTS)
-WL_REAL_FILES = {e["real"]["file"]: n for n, e in WL_DATASETS.items() if e["kind"] == "real"}
-WL_DOWNLOADABLE = {f: n for f, n in WL_REAL_FILES.items() if WL_DATASETS[n]["real"]["md5"]}
-_WL_DEFAULTS = {"smoke": {"real": "prefer", "lookup_seed": 7},
-                "local": {"real": "prefer", "lookup_seed": 7},
-                "paper": {"real": "require", "lookup_seed": 7}}
-
-
-def wl_policy(scale, key):
-    """A `datasets` setting of a scale file, with the defaults above while a
-    scale file has no such section."""
-    return SCALES[scale].get("datasets", {}).get(key, _WL_DEFAULTS[scale][key])
-
-
-def wl_dataset_files(scale):
-    """Every dataset file (and companion) of the catalogue at a scale."""
-    files = []
-    for name, e in WL_DATASETS.items():
-        f = f"{RESULTS}/{scale}/datasets/{_wl_catalogue.file_name(WL_CAT, name)}"
-        files += [f, f + ".manifest.json"]
-        if "key_lengths" in e:
-            files.append(f"{RESULTS}/{scale}/datasets/{name}_keylen_uint32")
-    for s in WL_CAT["size_sets"]:
-        files += [f"{RESULTS}/{scale}/datasets/sizes_{s}_{side}_uint32" for side in ("key", "value")]
-    return files
-
-
-def wl_real_input(wildcards):
-    """The real file a dataset needs at this scale: an input (downloaded when
-    missing) under `require`; under `prefer` only when it is already there,
-    so placing a file later rebuilds the dataset from it."""
-    e = WL_DATASETS[wildcards.name]
-    if e["kind"] != "real":
-        return []
-    path = f"{config['data_dir']}/{e['real']['file']}"
-    if wl_policy(wildcards.scale, "real") == "require" or os.path.exists(path):
-        return [path]
-    return []
-
-
-def wl_sources():
-    """Everything datagen is built from, so an edit rebuilds it."""
-    return ["workloads/CMakeLists.txt"] + sorted(
-        p for ext in ("cc", "h") for p in _glob.glob(f"workloads/**/*.{ext}", recursive=True)
-        if "/tests/" not in p)
+WL_DIR = f"{RESULTS}/{{scale}}/datasets"
+WL_LOGS = f"{RESULTS}/{{scale}}/logs/datasets"
+WL_DOWNLOADABLE = wl.downloadable(WL_CAT)
 
 
 wildcard_constraints:
-    name="|".join(sorted(WL_DATASETS)),
+    name="|".join(sorted(WL_CAT["datasets"])),
     width="uint32|uint64",
     sizeset="|".join(sorted(WL_CAT["size_sets"])),
     side="key|value",
@@ -77,7 +34,7 @@ wildcard_constraints:
 
 rule workloads_datagen:
     input:
-        wl_sources(),
+        wl.datagen_sources(),
     output:
         WL_DATAGEN,
     params:
@@ -96,19 +53,21 @@ rule dataset:
     input:
         datagen=WL_DATAGEN,
         catalogue="workloads/datasets.yaml",
-        real=wl_real_input,
+        real=lambda w: wl.real_input(WL_CAT, SCALES, config["data_dir"], w.name, w.scale),
     output:
         sosd=f"{WL_DIR}/{{name}}_{{width}}",
         manifest=f"{WL_DIR}/{{name}}_{{width}}.manifest.json",
     params:
-        real=lambda w: wl_policy(w.scale, "real"),
+        py=PY,
+        real=lambda w: wl.policy(SCALES, w.scale, "real"),
+        data=config["data_dir"],
     conda:
         CONDA_ENV
     log:
-        f"{RESULTS}/{{scale}}/logs/datasets/{{name}}_{{width}}.log",
+        f"{WL_LOGS}/{{name}}_{{width}}.log",
     shell:
-        "{PY} workloads.materialize --dataset {wildcards.name} --scale {wildcards.scale}"
-        " --out {output.sosd} --datagen {input.datagen} --data-dir {config[data_dir]}"
+        "{params.py} workloads.materialize --dataset {wildcards.name} --scale {wildcards.scale}"
+        " --out {output.sosd} --datagen {input.datagen} --data-dir {params.data}"
         " --real {params.real} > {log} 2>&1 || (tail -1 {log} >&2; exit 2)"
 
 
@@ -117,15 +76,17 @@ rule dataset_key_lengths:
         datagen=WL_DATAGEN,
         manifest=f"{WL_DIR}/{{name}}_uint64.manifest.json",
     output:
-        f"{WL_DIR}/{{name}}_keylen_uint32",
-        f"{WL_DIR}/{{name}}_keylen_uint32.manifest.json",
+        lengths=f"{WL_DIR}/{{name}}_keylen_uint32",
+        manifest=f"{WL_DIR}/{{name}}_keylen_uint32.manifest.json",
+    params:
+        py=PY,
     conda:
         CONDA_ENV
     log:
-        f"{RESULTS}/{{scale}}/logs/datasets/{{name}}_keylen.log",
+        f"{WL_LOGS}/{{name}}_keylen.log",
     shell:
-        "{PY} workloads.materialize --key-lengths-of {wildcards.name} --scale {wildcards.scale}"
-        " --out {output[0]} --datagen {input.datagen} > {log} 2>&1 || (tail -1 {log} >&2; exit 2)"
+        "{params.py} workloads.materialize --key-lengths-of {wildcards.name} --scale {wildcards.scale}"
+        " --out {output.lengths} --datagen {input.datagen} > {log} 2>&1 || (tail -1 {log} >&2; exit 2)"
 
 
 rule dataset_sizes:
@@ -133,15 +94,17 @@ rule dataset_sizes:
         datagen=WL_DATAGEN,
         catalogue="workloads/datasets.yaml",
     output:
-        f"{WL_DIR}/sizes_{{sizeset}}_{{side}}_uint32",
-        f"{WL_DIR}/sizes_{{sizeset}}_{{side}}_uint32.manifest.json",
+        sizes=f"{WL_DIR}/sizes_{{sizeset}}_{{side}}_uint32",
+        manifest=f"{WL_DIR}/sizes_{{sizeset}}_{{side}}_uint32.manifest.json",
+    params:
+        py=PY,
     conda:
         CONDA_ENV
     log:
-        f"{RESULTS}/{{scale}}/logs/datasets/sizes_{{sizeset}}_{{side}}.log",
+        f"{WL_LOGS}/sizes_{{sizeset}}_{{side}}.log",
     shell:
-        "{PY} workloads.materialize --size-set {wildcards.sizeset} --side {wildcards.side}"
-        " --scale {wildcards.scale} --out {output[0]} --datagen {input.datagen}"
+        "{params.py} workloads.materialize --size-set {wildcards.sizeset} --side {wildcards.side}"
+        " --scale {wildcards.scale} --out {output.sizes} --datagen {input.datagen}"
         " > {log} 2>&1 || (tail -1 {log} >&2; exit 2)"
 
 
@@ -156,11 +119,11 @@ rule dataset_lookups:
         pct=r"\d+",
     params:
         share=lambda w: int(w.pct) / 100,
-        seed=lambda w: wl_policy(w.scale, "lookup_seed"),
+        seed=lambda w: wl.policy(SCALES, w.scale, "lookup_seed"),
     conda:
         CONDA_ENV
     log:
-        f"{RESULTS}/{{scale}}/logs/datasets/{{name}}_lookups_{{nlookups}}_neg{{pct}}.log",
+        f"{WL_LOGS}/{{name}}_lookups_{{nlookups}}_neg{{pct}}.log",
     shell:
         "{input.datagen} lookups --keys {input.sosd} --count {wildcards.nlookups}"
         " --negative-share {params.share} --seed {params.seed} --out {output} > {log} 2>&1"
@@ -171,29 +134,34 @@ rule sosd_download:
     output:
         f"{config['data_dir']}/{{realfile}}",
     params:
+        py=PY,
         name=lambda w: WL_DOWNLOADABLE[w.realfile],
+        data=lambda w, output: os.path.dirname(output[0]),
     conda:
         CONDA_ENV
     log:
         f"{RESULTS}/logs/downloads/{{realfile}}.log",
     shell:
-        "{PY} workloads.sosd_fetch --dataset {params.name} --data-dir {config[data_dir]}"
+        "{params.py} workloads.sosd_fetch --dataset {params.name} --data-dir {params.data}"
         " > {log} 2>&1 || (tail -1 {log} >&2; exit 2)"
 
 
 rule datasets:
     input:
-        wl_dataset_files(config["scale"]),
+        wl.dataset_files(WL_CAT, RESULTS, config["scale"]),
 
 
 rule datasets_table1:
     input:
-        [f for f in wl_dataset_files(config["scale"]) if f.endswith(".manifest.json")],
+        [f for f in wl.dataset_files(WL_CAT, RESULTS, config["scale"]) if f.endswith(".manifest.json")],
     output:
         f"{RESULTS}/{config['scale']}/datasets/table1.json",
     params:
-        manifests=f"{RESULTS}/{config['scale']}/datasets",
+        py=PY,
+        manifests=lambda w, input: os.path.dirname(input[0]),
     conda:
         CONDA_ENV
+    log:
+        f"{RESULTS}/{config['scale']}/logs/datasets/table1.log",
     shell:
-        "{PY} workloads.catalogue table1 --manifests {params.manifests} > {output}"
+        "{params.py} workloads.catalogue table1 --manifests {params.manifests} > {output} 2> {log}"
