@@ -76,6 +76,7 @@ class DobLix final : public Index<K> {
     starts_.clear();
     models_.clear();
     bases_.clear();
+    run_cont_.clear();
     n_ = n;
     if (kRegression) {
       BuildPra(keys, n, entry_sizes, &first);
@@ -83,6 +84,12 @@ class DobLix final : public Index<K> {
       BuildPla(keys, n, entry_sizes, &first);
     }
     starts_.push_back(static_cast<uint32_t>(n));
+    for (size_t s = 1; s + 1 < starts_.size(); ++s) {
+      if (keys[starts_[s]] == keys[starts_[s] - 1]) {
+        run_cont_.push_back(static_cast<uint32_t>(s));
+      }
+    }
+    run_cont_.shrink_to_fit();
     starts_.shrink_to_fit();
     models_.shrink_to_fit();
     bases_.shrink_to_fit();
@@ -96,13 +103,20 @@ class DobLix final : public Index<K> {
 
   Bound Search(K q) const override {
     const size_t c = router_.CountLess(q);
+    // q is the first key of block c: answer exactly rather than via block
+    // c-1's bound ending at c's start, so a present key costs one block read
+    // (unless block c continues a run of q from block c-1).
+    if (c < starts_.size() - 1 && !(q < router_.first_keys()[c]) &&
+        !std::binary_search(run_cont_.begin(), run_cont_.end(), c)) {
+      return Bound{starts_[c], starts_[c], starts_[c]};
+    }
     if (c == 0) return Bound{0, 0, 0};
     const size_t s = c - 1;
     const uint64_t start = starts_[s], end = starts_[s + 1];
-    const detail::SegmentModel& m = models_[s];
+    const detail::linear::SegmentModel& m = models_[s];
     const double base = kRegression ? bases_[s] : static_cast<double>(start);
-    const uint64_t p = detail::PredictPos(
-        base, m.slope, detail::KeyDelta(q, router_.first_keys()[s]), start,
+    const uint64_t p = detail::linear::PredictPos(
+        base, m.slope, detail::linear::KeyDelta(q, router_.first_keys()[s]), start,
         end - 1);
     Bound b;
     b.lo = p - std::min<uint64_t>(m.err_lo, p - start);
@@ -132,16 +146,19 @@ class DobLix final : public Index<K> {
     w.Vector(starts_);
     w.Vector(models_);
     w.Vector(bases_);
+    w.Vector(run_cont_);
     w.Stats(stats_);
   }
 
   Status Deserialize(std::string_view in) override {
     detail::Reader r(in);
-    uint64_t max_error, max_block_bytes, entry_bytes, radix_bits, n;
+    uint64_t max_error = 0, max_block_bytes = 0, entry_bytes = 0,
+             radix_bits = 0, n = 0;
     std::vector<K> first;
     std::vector<uint32_t> starts;
-    std::vector<detail::SegmentModel> models;
+    std::vector<detail::linear::SegmentModel> models;
     std::vector<double> bases;
+    std::vector<uint32_t> run_cont;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
     if (s.ok()) s = r.Pod(&max_error, "max_error");
@@ -153,6 +170,7 @@ class DobLix final : public Index<K> {
     if (s.ok()) s = r.Vector(&starts, "starts");
     if (s.ok()) s = r.Vector(&models, "models");
     if (s.ok()) s = r.Vector(&bases, "bases");
+    if (s.ok()) s = r.Vector(&run_cont, "run_cont");
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();
     if (!s.ok()) return s;
@@ -165,6 +183,10 @@ class DobLix final : public Index<K> {
     for (size_t i = 0; sane && i < segs; ++i) {
       sane = starts[i] < starts[i + 1] && (i == 0 || !(first[i] < first[i - 1]));
     }
+    for (size_t i = 0; sane && i < run_cont.size(); ++i) {
+      sane = run_cont[i] > 0 && run_cont[i] < segs &&
+             (i == 0 || run_cont[i] > run_cont[i - 1]);
+    }
     if (!sane || (segs > 0 && starts[0] != 0)) {
       return detail::Reader::Corrupt(std::string(Id()) + " segment arrays");
     }
@@ -176,6 +198,7 @@ class DobLix final : public Index<K> {
     starts_ = std::move(starts);
     models_ = std::move(models);
     bases_ = std::move(bases);
+    run_cont_ = std::move(run_cont);
     router_.Build(std::move(first), static_cast<uint32_t>(radix_bits_));
     stats_ = st;
     return Status::OK();
@@ -184,7 +207,7 @@ class DobLix final : public Index<K> {
   size_t MemoryBytes() const override {
     return sizeof(*this) + router_.HeapBytes() +
            detail::VectorBytes(starts_) + detail::VectorBytes(models_) +
-           detail::VectorBytes(bases_);
+           detail::VectorBytes(bases_) + detail::VectorBytes(run_cont_);
   }
 
   BuildStats Stats() const override { return stats_; }
@@ -213,7 +236,7 @@ class DobLix final : public Index<K> {
       bool cut = bytes + sz > max_block_bytes_;
       double dx = 0, dy = 0;
       if (!cut) {
-        dx = detail::KeyDelta(keys[i], keys[start]);
+        dx = detail::linear::KeyDelta(keys[i], keys[start]);
         dy = static_cast<double>(i - start);
         if (dx > 0) {
           // Compare by multiplication: one division per accepted key only.
@@ -248,8 +271,8 @@ class DobLix final : public Index<K> {
   void ClosePla(const K* keys, size_t a, size_t b, double last_dx,
                 double last_dy, std::vector<K>* first) {
     const double slope = last_dx > 0 ? last_dy / last_dx : 0;
-    detail::SegmentModel m;
-    detail::MeasureErrors(keys, a, b, static_cast<double>(a), slope, &m);
+    detail::linear::SegmentModel m;
+    detail::linear::MeasureErrors(keys, a, b, static_cast<double>(a), slope, &m);
     first->push_back(keys[a]);
     starts_.push_back(static_cast<uint32_t>(a));
     models_.push_back(m);
@@ -282,9 +305,9 @@ class DobLix final : public Index<K> {
       auto [l, r] = todo.back();
       todo.pop_back();
       double slope, base;
-      detail::FitLeastSquares(keys, l, r, &slope, &base);
-      detail::SegmentModel m;
-      size_t worst = detail::MeasureErrors(keys, l, r, base, slope, &m);
+      detail::linear::FitLeastSquares(keys, l, r, &slope, &base);
+      detail::linear::SegmentModel m;
+      size_t worst = detail::linear::MeasureErrors(keys, l, r, base, slope, &m);
       if (max_error_ > 0 && r - l > 1 &&
           std::max(m.err_lo, m.err_hi) > max_error_) {
         if (worst == l) ++worst;
@@ -305,10 +328,13 @@ class DobLix final : public Index<K> {
   uint64_t radix_bits_ = 18;
 
   uint64_t n_ = 0;
-  detail::SegmentRouter<K> router_;
+  detail::linear::SegmentRouter<K> router_;
   std::vector<uint32_t> starts_;               // segments + 1 (last = n)
-  std::vector<detail::SegmentModel> models_;   // per segment
+  std::vector<detail::linear::SegmentModel> models_;   // per segment
   std::vector<double> bases_;                  // pra only: fitted intercepts
+  // Segments whose first key equals the previous segment's last key (a run
+  // of duplicates cut by B_max), ascending; usually empty.
+  std::vector<uint32_t> run_cont_;
   BuildStats stats_;
 };
 

@@ -32,8 +32,8 @@
 #include "lidx/rmi.h"
 #include "lidx/rs.h"
 // ---- engineer 2: slr, pla, pra (lits is string-native, see string_index.h) ----
-// #include "lidx/slr.h"
-// #include "lidx/pla.h"
+#include "lidx/pla.h"
+#include "lidx/slr.h"
 // ---- engineer 3: alex, lipp, dili ----
 #include "lidx/alex.h"
 #include "lidx/lipp.h"
@@ -68,9 +68,10 @@ const std::vector<std::pair<std::string_view, Factory<K>>>& Entries() {
       {"plex", &Construct<PlexIndex<K>, K>},
       {"rmi", &Construct<RmiIndex<K>, K>},
       // ---- engineer 2 ----
-      // {"slr", &Construct<SlrIndex<K>, K>},
-      // {"pla", &Construct<PlaIndex<K>, K>},
-      // {"pra", &Construct<PraIndex<K>, K>},
+      {"slr-eq", &Construct<SlrEq<K>, K>},
+      {"slr-ea", &Construct<SlrEa<K>, K>},
+      {"pla", &Construct<DobPla<K>, K>},
+      {"pra", &Construct<DobPra<K>, K>},
       // ---- engineer 3 ----
       {"alex", &Construct<AlexIndex<K>, K>},
       {"lipp", &Construct<LippIndex<K>, K>},

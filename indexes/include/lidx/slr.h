@@ -167,13 +167,13 @@ class Slr final : public Index<K> {
     }
     const size_t s = c - 1;
     const uint64_t start = starts_[s], end = starts_[s + 1];
-    const detail::SegmentModel& m = models_[s];
-    if (m.err_lo == detail::SegmentModel::kWhole) {
+    const detail::linear::SegmentModel& m = models_[s];
+    if (m.err_lo == detail::linear::SegmentModel::kWhole) {
       if (kind) *kind = LastMileKind::kBinary;
       return Bound{start, start + (end - start) / 2, end};
     }
-    const uint64_t p = detail::PredictPos(
-        bases_[s], m.slope, detail::KeyDelta(q, first_[s]), start, end - 1);
+    const uint64_t p = detail::linear::PredictPos(
+        bases_[s], m.slope, detail::linear::KeyDelta(q, first_[s]), start, end - 1);
     if (kind) *kind = last_mile_;
     Bound b;
     b.lo = p - std::min<uint64_t>(m.err_lo, p - start);
@@ -214,11 +214,11 @@ class Slr final : public Index<K> {
 
   Status Deserialize(std::string_view in) override {
     detail::Reader r(in);
-    uint64_t segments, bad, thr, max_segs, min_pairs, n;
-    uint8_t lm;
+    uint64_t segments = 0, bad = 0, thr = 0, max_segs = 0, min_pairs = 0, n = 0;
+    uint8_t lm = 0;
     std::vector<K> first;
     std::vector<uint32_t> starts;
-    std::vector<detail::SegmentModel> models;
+    std::vector<detail::linear::SegmentModel> models;
     std::vector<double> bases;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
@@ -271,9 +271,9 @@ class Slr final : public Index<K> {
   // Fits [a, b) and appends it as a segment; returns its worst position.
   size_t AddSegment(const K* keys, size_t a, size_t b, uint64_t* worst_err) {
     double slope, base;
-    detail::FitLeastSquares(keys, a, b, &slope, &base);
-    detail::SegmentModel m;
-    const size_t worst = detail::MeasureErrors(keys, a, b, base, slope, &m);
+    detail::linear::FitLeastSquares(keys, a, b, &slope, &base);
+    detail::linear::SegmentModel m;
+    const size_t worst = detail::linear::MeasureErrors(keys, a, b, base, slope, &m);
     *worst_err = std::max(m.err_lo, m.err_hi);
     first_.push_back(keys[a]);
     starts_.push_back(static_cast<uint32_t>(a));
@@ -292,8 +292,8 @@ class Slr final : public Index<K> {
       uint64_t err;
       AddSegment(keys, a, b, &err);
       if (bad_segments_ && err > error_threshold_) {
-        models_.back().err_lo = detail::SegmentModel::kWhole;
-        models_.back().err_hi = detail::SegmentModel::kWhole;
+        models_.back().err_lo = detail::linear::SegmentModel::kWhole;
+        models_.back().err_hi = detail::linear::SegmentModel::kWhole;
       }
     }
   }
@@ -334,7 +334,7 @@ class Slr final : public Index<K> {
   uint64_t n_ = 0;
   std::vector<K> first_;
   std::vector<uint32_t> starts_;  // segments + 1 (last = n), empty w/o model
-  std::vector<detail::SegmentModel> models_;
+  std::vector<detail::linear::SegmentModel> models_;
   std::vector<double> bases_;
   BuildStats stats_;
 };

@@ -32,6 +32,8 @@
 
 namespace lidx {
 namespace detail {
+// Own namespace: other index families define helpers of the same names.
+namespace linear {
 
 // Keeps `v` in a register as a finished product so that base + slope * dx is
 // never contracted into an FMA: build and search must round identically.
@@ -181,12 +183,7 @@ class SegmentRouter {
     return first_.capacity() * sizeof(K) + radix_.capacity() * sizeof(uint32_t);
   }
 
-  // Serialized as the first keys and the radix bits: the table is rebuilt,
-  // which is deterministic, so a round trip stays byte-identical.
   uint32_t radix_bits() const { return bits_; }
-  void Restore(std::vector<K> first_keys, uint32_t bits) {
-    Build(std::move(first_keys), bits);
-  }
 
  private:
   size_t Prefix(K x) const {
@@ -199,6 +196,7 @@ class SegmentRouter {
   uint32_t bits_ = 0;
 };
 
+}  // namespace linear
 }  // namespace detail
 }  // namespace lidx
 
