@@ -2,6 +2,7 @@
 // with default knobs, for 64-bit keys; plus a 128-bit smoke pass.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <tuple>
 
 #include "datasets.h"
@@ -41,7 +42,12 @@ TEST_P(AllIndexes, Contract128Smoke) {
 std::string Name(
     const ::testing::TestParamInfo<std::tuple<std::string, Dataset>>& info) {
   const auto& [id, ds] = info.param;
-  return id + "_" + ds.name + "_" + std::to_string(ds.n);
+  std::string name = id + "_" + ds.name + "_" + std::to_string(ds.n);
+  // gtest names allow [A-Za-z0-9_] only; ids may hold '-' ("slr-eq").
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, AllIndexes,
