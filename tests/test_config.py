@@ -6,7 +6,7 @@ import yaml
 from lsmrepro import config
 from lsmrepro.errors import InputError
 
-from conftest import REPO
+from tests.helpers import REPO
 
 BASE = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 

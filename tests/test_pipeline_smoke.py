@@ -13,7 +13,7 @@ import sys
 import pandas as pd
 import pytest
 
-from conftest import REPO
+from tests.helpers import REPO
 
 pytestmark = pytest.mark.e2e
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "--profile", "profiles/default"]

@@ -5,7 +5,7 @@ import pytest
 from lsmrepro import runlog
 from lsmrepro.errors import InputError
 
-from conftest import sample_records, write_log
+from tests.helpers import sample_records, write_log
 
 
 def test_valid_log_parses_with_line_numbers(tmp_path):

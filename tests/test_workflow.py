@@ -2,7 +2,7 @@
 import subprocess
 import sys
 
-from conftest import REPO
+from tests.helpers import REPO
 
 
 def _snakemake(*args):
