@@ -32,6 +32,7 @@
 #include "lidx/rmi.h"
 #include "lidx/rs.h"
 // ---- engineer 2: slr, pla, pra (lits is string-native, see string_index.h) ----
+#include "lidx/lits.h"
 #include "lidx/pla.h"
 #include "lidx/slr.h"
 // ---- engineer 3: alex, lipp, dili ----
@@ -72,6 +73,7 @@ const std::vector<std::pair<std::string_view, Factory<K>>>& Entries() {
       {"slr-ea", &Construct<SlrEa<K>, K>},
       {"pla", &Construct<DobPla<K>, K>},
       {"pra", &Construct<DobPra<K>, K>},
+      {"lits", &Construct<LitsIndex<K>, K>},
       // ---- engineer 3 ----
       {"alex", &Construct<AlexIndex<K>, K>},
       {"lipp", &Construct<LippIndex<K>, K>},

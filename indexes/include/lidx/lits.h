@@ -1,0 +1,711 @@
+// lits: a learned index for variable-length strings after LITS (Yang and
+// Chen, VLDB 2024; summarized in seed 000 §3): a trie whose inner nodes are
+// either learned models or byte-branching trie nodes, over a global string
+// model.
+//
+// Design, and where it follows or departs from LITS:
+//   * Global model: the Hash-enhanced Prefix Table (HPT). A string's CDF is
+//     estimated character by character: row (position hash, previous-byte
+//     hash) gives, for the next byte c, cdf(c) and p(c); the estimate is
+//     sum_i scale_i * cdf_i(c_i) with scale_{i+1} = scale_i * p_i(c_i).
+//     Training counts the bytes of each key's distinguishing prefix with the
+//     attenuation 0.5^depth, as LITS does. Unlike LITS we evaluate it in
+//     fixed point (2^-31 units, 62-bit scale, truncating): that makes the
+//     estimate exactly monotone in bytewise order, which the exact
+//     lower_bound below relies on (LITS checks monotonicity per node and
+//     falls back when floating point breaks it).
+//   * Model node (LITS's item array): keys share a prefix of `depth` bytes;
+//     slot = (HPT(key from depth) - HPT(first key)) * k over count * `scale`
+//     slots. A slot holds nothing, one key, a compact leaf of up to
+//     `cnode_size` keys (LITS's cnode, binary searched here) or a child node.
+//   * Trie node (LITS uses HOT sub-tries): branches on the byte at `depth`.
+//     Chosen where the model cannot separate the keys (all in one slot), or
+//     where the group's partial key length (LITS's GPKL: mean distinguishing
+//     prefix length minus the common prefix) is at most `trie_gpkl`, i.e. one
+//     byte already tells the keys apart. LITS decides with a trained decision
+//     tree (PMSS) over (size, GPKL); this threshold is our stand-in.
+//   * Every slot records the rank of its first key, so an absent query gets
+//     its exact lower_bound without walking to a neighbour: keys in earlier
+//     slots are smaller, in later slots larger (monotone model).
+//   * Keys are copied (distinct keys once, plus first positions of
+//     duplicates) and counted in MemoryBytes(), as LITS stores full strings.
+//     No updates: SSTables are immutable.
+//
+// Contract: StringIndex (string_index.h). Exact. Limits: n < 2^32 and total
+// key bytes < 2^32. LitsIndex<K> below adapts it to Index<K> (id "lits" in
+// the integer registry) through big-endian key bytes.
+//
+// Knobs: cnode_size (16), scale (2 slots per key), trie_gpkl (1.2),
+//        ps_bits (5), fc_bits (5): HPT row hash widths as in LITS.
+//
+// Usage:
+//   lidx::Lits lits;
+//   lits.Configure({{"cnode_size", "8"}});
+//   lits.Build(keys.data(), keys.size(), nullptr);   // std::string_view keys
+//   size_t pos = lits.Search(q).pos;                 // exact lower_bound
+#ifndef LIDX_LITS_H_
+#define LIDX_LITS_H_
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lidx/detail/options.h"
+#include "lidx/detail/serialize.h"
+#include "lidx/index.h"
+#include "lidx/string_index.h"
+
+namespace lidx {
+
+class Lits final : public StringIndex {
+ public:
+  static constexpr uint32_t kFormatVersion = 1;
+
+  Status Configure(const Options& o) {
+    return detail::ParseKnobs(o, "lits",
+                              {{"cnode_size", &cnode_size_, 1, 1u << 20},
+                               {"scale", &scale_, 1, 64},
+                               {"ps_bits", &ps_bits_, 0, 8},
+                               {"fc_bits", &fc_bits_, 0, 8}},
+                              {{"trie_gpkl", &trie_gpkl_, 0, 1e9}});
+  }
+
+  std::string_view Id() const override { return "lits"; }
+  bool Exact() const override { return true; }
+
+  Status Build(const std::string_view* keys, size_t n,
+               const uint32_t*) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    Clear();
+    if (n >= kNone) return Status::Error("lits: n must be < 2^32");
+    n_ = n;
+    // Distinct keys, with the first position of each when there are
+    // duplicates (a lower_bound lands on the first of a run).
+    uint64_t total = 0;
+    bool dups = false;
+    for (size_t i = 0; i < n; ++i) {
+      if (i > 0 && keys[i] < keys[i - 1]) {
+        Clear();
+        return Status::Error("lits: keys not sorted at position " +
+                             std::to_string(i));
+      }
+      if (i > 0 && keys[i] == keys[i - 1]) {
+        dups = true;
+        continue;
+      }
+      total += keys[i].size();
+    }
+    if (total >= kNone) {
+      Clear();
+      return Status::Error("lits: total key bytes must be < 2^32");
+    }
+    bytes_.reserve(total);
+    for (size_t i = 0; i < n; ++i) {
+      if (i > 0 && keys[i] == keys[i - 1]) continue;
+      offs_.push_back(static_cast<uint32_t>(bytes_.size()));
+      bytes_.insert(bytes_.end(), keys[i].begin(), keys[i].end());
+      if (dups) pos_.push_back(static_cast<uint32_t>(i));
+    }
+    m_ = offs_.size();
+    offs_.push_back(static_cast<uint32_t>(bytes_.size()));
+    if (dups) pos_.push_back(static_cast<uint32_t>(n));
+
+    TrainHpt();
+    BuildTree();
+
+    bytes_.shrink_to_fit();
+    offs_.shrink_to_fit();
+    pos_.shrink_to_fit();
+    nodes_.shrink_to_fit();
+    items_.shrink_to_fit();
+    labels_.shrink_to_fit();
+    stats_ = BuildStats{n, nodes_.size(), levels_, 0};
+    stats_.build_seconds = std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - t0)
+                               .count();
+    return Status::OK();
+  }
+
+  Bound Search(std::string_view q) const override {
+    const size_t r = Rank(q);
+    const size_t p = pos_.empty() ? r : pos_[r];
+    return Bound{p, p, p};
+  }
+
+  void Serialize(std::string* out) const override {
+    detail::Writer w(out);
+    w.Header<char>(Id(), kFormatVersion);
+    w.Pod<uint64_t>(cnode_size_);
+    w.Pod<uint64_t>(scale_);
+    w.Pod<uint64_t>(ps_bits_);
+    w.Pod<uint64_t>(fc_bits_);
+    w.Pod<double>(trie_gpkl_);
+    w.Pod<uint64_t>(n_);
+    w.Pod<uint64_t>(levels_);
+    w.Vector(bytes_);
+    w.Vector(offs_);
+    w.Vector(pos_);
+    w.Vector(row_of_);
+    w.Vector(cdf_);
+    w.Vector(nodes_);
+    w.Vector(items_);
+    w.Vector(labels_);
+    w.Stats(stats_);
+  }
+
+  Status Deserialize(std::string_view in) override {
+    detail::Reader r(in);
+    Lits t;
+    Status s = r.Header<char>(Id(), kFormatVersion);
+    if (s.ok()) s = r.Pod(&t.cnode_size_, "cnode_size");
+    if (s.ok()) s = r.Pod(&t.scale_, "scale");
+    if (s.ok()) s = r.Pod(&t.ps_bits_, "ps_bits");
+    if (s.ok()) s = r.Pod(&t.fc_bits_, "fc_bits");
+    if (s.ok()) s = r.Pod(&t.trie_gpkl_, "trie_gpkl");
+    if (s.ok()) s = r.Pod(&t.n_, "n");
+    if (s.ok()) s = r.Pod(&t.levels_, "levels");
+    if (s.ok()) s = r.Vector(&t.bytes_, "bytes");
+    if (s.ok()) s = r.Vector(&t.offs_, "offsets");
+    if (s.ok()) s = r.Vector(&t.pos_, "positions");
+    if (s.ok()) s = r.Vector(&t.row_of_, "hpt rows");
+    if (s.ok()) s = r.Vector(&t.cdf_, "hpt cdf");
+    if (s.ok()) s = r.Vector(&t.nodes_, "nodes");
+    if (s.ok()) s = r.Vector(&t.items_, "items");
+    if (s.ok()) s = r.Vector(&t.labels_, "labels");
+    if (s.ok()) s = r.Stats(&t.stats_);
+    if (s.ok()) s = r.Finish();
+    if (!s.ok()) return s;
+    t.m_ = t.offs_.empty() ? 0 : t.offs_.size() - 1;
+    if (!t.Valid()) return detail::Reader::Corrupt("lits structure");
+    *this = std::move(t);
+    return Status::OK();
+  }
+
+  size_t MemoryBytes() const override {
+    return sizeof(*this) + detail::VectorBytes(bytes_) +
+           detail::VectorBytes(offs_) + detail::VectorBytes(pos_) +
+           detail::VectorBytes(row_of_) + detail::VectorBytes(cdf_) +
+           detail::VectorBytes(nodes_) + detail::VectorBytes(items_) +
+           detail::VectorBytes(labels_);
+  }
+
+  BuildStats Stats() const override { return stats_; }
+
+  // Structure counts, for tests and reports.
+  size_t ModelNodes() const { return CountKind(kModel); }
+  size_t TrieNodes() const { return CountKind(kTrie); }
+  size_t HptBytes() const {
+    return detail::VectorBytes(row_of_) + detail::VectorBytes(cdf_);
+  }
+
+ private:
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  static constexpr uint16_t kNoRow = std::numeric_limits<uint16_t>::max();
+  static constexpr uint32_t kOneShift = 31;  // cdf units: 2^-31
+  static constexpr uint32_t kOne = uint32_t{1} << kOneShift;
+  static constexpr uint64_t kScale0 = uint64_t{1} << 62;
+  static constexpr uint32_t kModel = 0, kTrie = 1;
+
+  // No implicit padding: nodes are serialized as raw bytes.
+  struct Node {
+    double k;            // model: slots per HPT unit
+    double base;         // model: HPT value of the node's first key
+    uint64_t min_scale;  // model: stop the HPT walk below this scale
+    uint32_t kind;       // kModel or kTrie
+    uint32_t depth;      // bytes every key of the node shares
+    uint32_t rank_lo;    // node holds distinct keys [rank_lo, rank_hi)
+    uint32_t rank_hi;
+    uint32_t items;      // first of nslots + 1 items (the last a sentinel)
+    uint32_t nslots;
+    uint32_t labels;     // trie: first of nslots - 1 branch bytes
+    uint32_t pad;
+  };
+  // A slot covers ranks [rank, next slot's rank); `child` is a node index
+  // when it holds more than cnode_size keys, else kNone.
+  struct Item {
+    uint32_t rank;
+    uint32_t child;
+  };
+
+  void Clear() {
+    n_ = m_ = levels_ = 0;
+    bytes_.clear();
+    offs_.clear();
+    pos_.clear();
+    row_of_.clear();
+    cdf_.clear();
+    nodes_.clear();
+    items_.clear();
+    labels_.clear();
+  }
+
+  std::string_view Key(size_t r) const {
+    return std::string_view(bytes_.data() + offs_[r], offs_[r + 1] - offs_[r]);
+  }
+
+  static size_t Lcp(std::string_view a, std::string_view b) {
+    const size_t l = std::min(a.size(), b.size());
+    size_t i = 0;
+    while (i < l && a[i] == b[i]) ++i;
+    return i;
+  }
+
+  // ---- HPT --------------------------------------------------------------
+
+  size_t RowSlot(size_t i, unsigned char prev) const {
+    return ((i & ((size_t{1} << ps_bits_) - 1)) << fc_bits_) |
+           (prev & ((size_t{1} << fc_bits_) - 1));
+  }
+
+  void TrainHpt() {
+    const size_t rows = size_t{1} << (ps_bits_ + fc_bits_);
+    std::vector<double> w(rows * 256, 0.0);
+    if (m_ >= 2) {
+      const size_t gcpl = Lcp(Key(0), Key(m_ - 1));
+      double att[256];
+      att[0] = 1;
+      for (int i = 1; i < 256; ++i) att[i] = att[i - 1] * 0.5;
+      size_t lcp_prev = 0;
+      for (size_t r = 0; r < m_; ++r) {
+        const std::string_view k = Key(r);
+        const size_t lcp_next = r + 1 < m_ ? Lcp(k, Key(r + 1)) : 0;
+        // Only the distinguishing prefix carries information about order.
+        const size_t end = std::min(k.size(), std::max(lcp_prev, lcp_next) + 1);
+        for (size_t b = gcpl; b < end; ++b) {
+          const unsigned char prev = b ? k[b - 1] : 0;
+          w[RowSlot(b, prev) * 256 + static_cast<unsigned char>(k[b])] +=
+              att[std::min<size_t>(b - gcpl, 255)];
+        }
+        lcp_prev = lcp_next;
+      }
+    }
+    row_of_.assign(rows, kNoRow);
+    for (size_t row = 0; row < rows; ++row) {
+      double sum = 0;
+      for (int c = 0; c < 256; ++c) sum += w[row * 256 + c];
+      if (!(sum > 0) || cdf_.size() / 257 >= kNoRow) continue;
+      row_of_[row] = static_cast<uint16_t>(cdf_.size() / 257);
+      double cum = 0;
+      for (int c = 0; c < 256; ++c) {
+        cdf_.push_back(static_cast<uint32_t>(
+            std::min<double>(kOne, std::floor(cum / sum * kOne))));
+        cum += w[row * 256 + c];
+      }
+      cdf_.push_back(kOne);
+    }
+    row_of_.shrink_to_fit();
+    cdf_.shrink_to_fit();
+  }
+
+  // The HPT estimate of q's bytes from `from` on, in units of 2^-62. Exactly
+  // monotone in bytewise order among strings sharing q's first `from` bytes:
+  // at the first differing byte both sides hold the same scale S, and the
+  // smaller side's remaining terms sum to at most floor(S*cdf(c)) +
+  // floor(S*p(c)) <= floor(S*cdf(c+1)), where the larger side starts.
+  uint64_t Hpt(std::string_view q, size_t from, uint64_t min_scale) const {
+    uint64_t s = kScale0, v = 0;
+    for (size_t i = from; i < q.size() && s >= min_scale; ++i) {
+      const unsigned char prev = i ? q[i - 1] : 0;
+      const uint16_t row = row_of_[RowSlot(i, prev)];
+      if (row == kNoRow) break;
+      const uint32_t* c = &cdf_[size_t{row} * 257];
+      const unsigned char ch = q[i];
+      const uint32_t lo = c[ch], hi = c[ch + 1];
+      v += static_cast<uint64_t>((static_cast<unsigned __int128>(s) * lo) >>
+                                 kOneShift);
+      s = static_cast<uint64_t>(
+          (static_cast<unsigned __int128>(s) * (hi - lo)) >> kOneShift);
+    }
+    return v;
+  }
+
+  // Same barrier as detail/linear_segments.h: no FMA in one place only.
+  static double Materialize(double v) {
+#if defined(__GNUC__) && defined(__x86_64__)
+    __asm__("" : "+x"(v));
+#elif defined(__GNUC__) && defined(__aarch64__)
+    __asm__("" : "+w"(v));
+#endif
+    return v;
+  }
+
+  // Monotone in v: each IEEE step is monotone and the clamp keeps it so.
+  static uint32_t ModelSlot(const Node& nd, uint64_t v) {
+    const double x =
+        Materialize((static_cast<double>(v) - nd.base)) * nd.k;
+    if (!(x > 0)) return 0;
+    if (x >= static_cast<double>(nd.nslots - 1)) return nd.nslots - 1;
+    return static_cast<uint32_t>(x);
+  }
+
+  // ---- build ------------------------------------------------------------
+
+  struct Task {
+    uint32_t lo, hi;  // distinct-key ranks of the node
+    uint32_t item;    // parent's item to point at the node, or kNone
+    uint32_t level;
+  };
+
+  void BuildTree() {
+    if (m_ <= cnode_size_) return;  // the root is one compact leaf
+    // Adjacent LCPs, for GPKL: lcp_[r] = lcp(key r-1, key r).
+    std::vector<uint32_t> lcp(m_ + 1, 0);
+    for (size_t r = 1; r < m_; ++r) {
+      lcp[r] = static_cast<uint32_t>(Lcp(Key(r - 1), Key(r)));
+    }
+    std::vector<Task> todo{{0, static_cast<uint32_t>(m_), kNone, 1}};
+    std::vector<uint32_t> slot_of;
+    // FIFO: nodes are numbered breadth first, so a child's index is always
+    // larger than its parent's (Valid() relies on it).
+    for (size_t t = 0; t < todo.size(); ++t) {
+      const Task task = todo[t];
+      const uint32_t id = static_cast<uint32_t>(nodes_.size());
+      if (task.item != kNone) items_[task.item].child = id;
+      levels_ = std::max<uint64_t>(levels_, task.level);
+      Node nd{};
+      nd.rank_lo = task.lo;
+      nd.rank_hi = task.hi;
+      nd.depth =
+          static_cast<uint32_t>(Lcp(Key(task.lo), Key(task.hi - 1)));
+      nd.items = static_cast<uint32_t>(items_.size());
+      const size_t count = task.hi - task.lo;
+      if (Gpkl(lcp, task.lo, task.hi, nd.depth) <= trie_gpkl_ ||
+          !TryModel(&nd, count, &slot_of)) {
+        MakeTrie(&nd, &slot_of);
+      }
+      // slot_of[i] is the slot of key task.lo + i; emit items in order.
+      items_.resize(nd.items + nd.nslots + 1, Item{0, kNone});
+      size_t r = task.lo;
+      for (uint32_t s = 0; s <= nd.nslots; ++s) {
+        items_[nd.items + s].rank = static_cast<uint32_t>(r);
+        const size_t begin = r;
+        while (r < task.hi && slot_of[r - task.lo] == s) ++r;
+        if (r - begin > cnode_size_) {
+          todo.push_back({static_cast<uint32_t>(begin),
+                          static_cast<uint32_t>(r), nd.items + s,
+                          task.level + 1});
+        }
+      }
+      nodes_.push_back(nd);
+    }
+  }
+
+  // LITS's group partial key length: mean distinguishing prefix length of
+  // the group's keys (against their neighbours inside the group) minus the
+  // group's common prefix.
+  static double Gpkl(const std::vector<uint32_t>& lcp, size_t lo, size_t hi,
+                     size_t depth) {
+    double sum = 0;
+    for (size_t r = lo; r < hi; ++r) {
+      const uint32_t left = r > lo ? lcp[r] : 0;
+      const uint32_t right = r + 1 < hi ? lcp[r + 1] : 0;
+      sum += std::max(left, right) + 1;
+    }
+    return sum / static_cast<double>(hi - lo) - static_cast<double>(depth);
+  }
+
+  bool TryModel(Node* nd, size_t count, std::vector<uint32_t>* slot_of) {
+    const uint64_t vmin = Hpt(Key(nd->rank_lo), nd->depth, 1);
+    const uint64_t vmax = Hpt(Key(nd->rank_hi - 1), nd->depth, 1);
+    if (vmax <= vmin) return false;
+    const uint64_t slots64 = std::min<uint64_t>(count * scale_, kNone / 2);
+    nd->kind = kModel;
+    nd->nslots = static_cast<uint32_t>(std::max<uint64_t>(2, slots64));
+    nd->base = static_cast<double>(vmin);
+    nd->k = static_cast<double>(nd->nslots - 1) /
+            (static_cast<double>(vmax) - static_cast<double>(vmin));
+    if (!(nd->k > 0) || !(nd->k < std::numeric_limits<double>::max())) {
+      return false;
+    }
+    // Stop the HPT walk once the rest moves the key by under 1/8 slot: only
+    // speed, the estimate stays monotone wherever it stops.
+    const double ms = 0.125 / nd->k;
+    nd->min_scale = ms >= static_cast<double>(kScale0)
+                        ? kScale0
+                        : std::max<uint64_t>(1, static_cast<uint64_t>(ms));
+    slot_of->resize(count);
+    uint32_t first = kNone, last = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t s =
+          ModelSlot(*nd, Hpt(Key(nd->rank_lo + i), nd->depth, nd->min_scale));
+      (*slot_of)[i] = s;
+      // Monotone by construction (see Hpt); checked anyway because the
+      // slot emission in BuildTree depends on it.
+      if (i > 0 && s < (*slot_of)[i - 1]) return false;
+      first = std::min(first, s);
+      last = std::max(last, s);
+    }
+    // All keys in one slot: the model does not separate them (LITS's
+    // first/last check); a trie node always does.
+    return first != last;
+  }
+
+  void MakeTrie(Node* nd, std::vector<uint32_t>* slot_of) {
+    nd->kind = kTrie;
+    nd->k = nd->base = 0;
+    nd->min_scale = 0;
+    nd->labels = static_cast<uint32_t>(labels_.size());
+    const size_t count = nd->rank_hi - nd->rank_lo;
+    slot_of->resize(count);
+    // Slot 0: the key that ends at depth (at most one, keys are distinct).
+    uint32_t slot = 0;
+    int prev = -1;
+    for (size_t i = 0; i < count; ++i) {
+      const std::string_view k = Key(nd->rank_lo + i);
+      if (k.size() > nd->depth) {
+        const unsigned char c = k[nd->depth];
+        if (c != prev) {
+          labels_.push_back(c);
+          prev = c;
+          ++slot;
+        }
+      }
+      (*slot_of)[i] = slot;
+    }
+    nd->nslots = slot + 1;
+  }
+
+  // ---- search -----------------------------------------------------------
+
+  // Rank of q among the distinct keys (their lower_bound).
+  size_t Rank(std::string_view q) const {
+    if (m_ == 0) return 0;
+    if (nodes_.empty()) return LeafRank(q, 0, m_, 0);
+    size_t confirmed = 0;  // q's bytes known equal to the node's keys'
+    uint32_t id = 0;
+    for (;;) {
+      const Node& nd = nodes_[id];
+      // q reached this node by its model slot, not by its bytes: check the
+      // shared prefix first. A mismatch puts q before or after every key.
+      const std::string_view first = Key(nd.rank_lo);
+      const size_t l = std::min<size_t>(nd.depth, q.size());
+      const int c = std::memcmp(q.data() + std::min(confirmed, l),
+                                first.data() + std::min(confirmed, l),
+                                l - std::min(confirmed, l));
+      if (c < 0 || (c == 0 && q.size() < nd.depth)) return nd.rank_lo;
+      if (c > 0) return nd.rank_hi;
+      confirmed = nd.depth;
+      uint32_t s;
+      if (nd.kind == kModel) {
+        s = ModelSlot(nd, Hpt(q, nd.depth, nd.min_scale));
+      } else {
+        if (q.size() == nd.depth) return nd.rank_lo;  // q is the prefix
+        const unsigned char b = q[nd.depth];
+        const unsigned char* lb = labels_.data() + nd.labels;
+        const unsigned char* le = lb + (nd.nslots - 1);
+        const unsigned char* it = std::lower_bound(lb, le, b);
+        if (it == le || *it != b) return items_[nd.items + 1 + (it - lb)].rank;
+        s = static_cast<uint32_t>(1 + (it - lb));
+        confirmed = nd.depth + 1;
+      }
+      const Item& item = items_[nd.items + s];
+      if (item.child != kNone) {
+        id = item.child;
+        continue;
+      }
+      return LeafRank(q, item.rank, items_[nd.items + s + 1].rank, confirmed);
+    }
+  }
+
+  // Binary search of a compact leaf; its keys share q's first `skip` bytes.
+  size_t LeafRank(std::string_view q, size_t lo, size_t hi,
+                  size_t skip) const {
+    const std::string_view qs = q.substr(std::min(skip, q.size()));
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      const std::string_view k = Key(mid);
+      if (k.substr(std::min(skip, k.size())) < qs) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  size_t CountKind(uint32_t kind) const {
+    size_t c = 0;
+    for (const Node& nd : nodes_) c += nd.kind == kind;
+    return c;
+  }
+
+  // Everything Search() indexes without checks, checked once after reading
+  // untrusted bytes.
+  bool Valid() const {
+    if (offs_.empty() || offs_.front() != 0 || offs_.back() != bytes_.size()) {
+      return false;
+    }
+    for (size_t r = 0; r + 1 < offs_.size(); ++r) {
+      if (offs_[r] > offs_[r + 1]) return false;
+      if (r > 0 && !(Key(r - 1) < Key(r))) return false;
+    }
+    if (!pos_.empty()) {
+      if (pos_.size() != m_ + 1 || pos_.back() != n_) return false;
+      for (size_t r = 0; r < m_; ++r) {
+        if (pos_[r] >= pos_[r + 1]) return false;
+      }
+    } else if (m_ != n_) {
+      return false;
+    }
+    if (ps_bits_ > 8 || fc_bits_ > 8 || cnode_size_ == 0 ||
+        row_of_.size() != (size_t{1} << (ps_bits_ + fc_bits_)) ||
+        cdf_.size() % 257 != 0) {
+      return false;
+    }
+    const size_t rows = cdf_.size() / 257;
+    for (uint16_t row : row_of_) {
+      if (row != kNoRow && row >= rows) return false;
+    }
+    for (size_t row = 0; row < rows; ++row) {
+      for (int c = 0; c < 256; ++c) {
+        if (cdf_[row * 257 + c] > cdf_[row * 257 + c + 1]) return false;
+      }
+      if (cdf_[row * 257 + 256] > kOne) return false;
+    }
+    if (nodes_.empty()) return m_ <= cnode_size_ && items_.empty();
+    for (size_t id = 0; id < nodes_.size(); ++id) {
+      const Node& nd = nodes_[id];
+      if ((nd.kind != kModel && nd.kind != kTrie) || nd.nslots < 1 ||
+          nd.rank_lo >= nd.rank_hi || nd.rank_hi > m_ ||
+          nd.depth > Key(nd.rank_lo).size() ||
+          uint64_t{nd.items} + nd.nslots + 1 > items_.size() ||
+          (nd.kind == kModel && nd.nslots < 2) ||
+          (nd.kind == kTrie &&
+           uint64_t{nd.labels} + nd.nslots - 1 > labels_.size())) {
+        return false;
+      }
+      const Item* it = &items_[nd.items];
+      if (it[0].rank != nd.rank_lo || it[nd.nslots].rank != nd.rank_hi) {
+        return false;
+      }
+      for (uint32_t s = 0; s < nd.nslots; ++s) {
+        if (it[s].rank > it[s + 1].rank) return false;
+        // Children come later (no cycles) and cover exactly their slot.
+        if (it[s].child != kNone &&
+            (it[s].child <= id || it[s].child >= nodes_.size() ||
+             nodes_[it[s].child].rank_lo != it[s].rank ||
+             nodes_[it[s].child].rank_hi != it[s + 1].rank)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  uint64_t cnode_size_ = 16;
+  uint64_t scale_ = 2;
+  uint64_t ps_bits_ = 5;
+  uint64_t fc_bits_ = 5;
+  double trie_gpkl_ = 1.2;
+
+  uint64_t n_ = 0;
+  uint64_t m_ = 0;  // distinct keys
+  uint64_t levels_ = 0;
+  std::vector<char> bytes_;       // distinct keys, concatenated
+  std::vector<uint32_t> offs_;    // m + 1 offsets into bytes_
+  std::vector<uint32_t> pos_;     // m + 1 first positions; empty w/o dups
+  std::vector<uint16_t> row_of_;  // HPT (position, prev byte) -> row
+  std::vector<uint32_t> cdf_;     // 257 per trained row, kOne at the end
+  std::vector<Node> nodes_;       // breadth first; 0 is the root
+  std::vector<Item> items_;
+  std::vector<unsigned char> labels_;
+  BuildStats stats_;
+};
+
+// lits over integer keys, for the integer registry (MakeIndex<K>("lits")):
+// each key becomes its sizeof(K)-byte big-endian string, whose bytewise order
+// is the numeric order. The EDBT study runs LITS this way on fixed-size keys.
+template <typename K>
+class LitsIndex final : public Index<K> {
+ public:
+  static constexpr uint32_t kFormatVersion = 1;
+
+  Status Configure(const Options& o) { return lits_.Configure(o); }
+
+  std::string_view Id() const override { return "lits"; }
+  bool Exact() const override { return true; }
+
+  Status Build(const K* keys, size_t n, const uint32_t* sizes) override {
+    // Scratch copies, freed before returning: Lits keeps its own copy.
+    std::vector<char> buf(n * sizeof(K));
+    std::vector<std::string_view> views(n);
+    for (size_t i = 0; i < n; ++i) {
+      Encode(keys[i], buf.data() + i * sizeof(K));
+      views[i] = std::string_view(buf.data() + i * sizeof(K), sizeof(K));
+    }
+    return lits_.Build(views.data(), n, sizes);
+  }
+
+  Bound Search(K q) const override {
+    char b[sizeof(K)];
+    Encode(q, b);
+    return lits_.Search(std::string_view(b, sizeof(K)));
+  }
+
+  void Serialize(std::string* out) const override {
+    // The outer header carries the key width, which Lits' own does not.
+    std::string inner;
+    lits_.Serialize(&inner);
+    detail::Writer w(out);
+    w.Header<K>(Id(), kFormatVersion);
+    w.Bytes(inner);
+  }
+
+  Status Deserialize(std::string_view in) override {
+    detail::Reader r(in);
+    std::string inner;
+    Status s = r.Header<K>(Id(), kFormatVersion);
+    if (s.ok()) s = r.Bytes(&inner, "lits body");
+    if (s.ok()) s = r.Finish();
+    if (s.ok()) s = lits_.Deserialize(inner);
+    return s;
+  }
+
+  size_t MemoryBytes() const override {
+    return sizeof(*this) - sizeof(Lits) + lits_.MemoryBytes();
+  }
+  BuildStats Stats() const override { return lits_.Stats(); }
+
+  const Lits& lits() const { return lits_; }
+
+ private:
+  static void Encode(K k, char* out) {
+    for (size_t i = 0; i < sizeof(K); ++i) {
+      out[i] = static_cast<char>(k >> (8 * (sizeof(K) - 1 - i)));
+    }
+  }
+
+  Lits lits_;
+};
+
+inline std::unique_ptr<StringIndex> MakeStringIndex(std::string_view id,
+                                                    const Options& opts,
+                                                    std::string* err) {
+  if (id == "lits") {
+    auto idx = std::make_unique<Lits>();
+    Status s = idx->Configure(opts);
+    if (!s.ok()) {
+      if (err) *err = s.message();
+      return nullptr;
+    }
+    return idx;
+  }
+  if (err) {
+    *err = "lidx: unknown string index id '" + std::string(id) +
+           "' (known: lits)";
+  }
+  return nullptr;
+}
+
+inline std::vector<std::string> RegisteredStringIds() { return {"lits"}; }
+
+}  // namespace lidx
+
+#endif  // LIDX_LITS_H_
