@@ -97,7 +97,9 @@ TEST(Pgm, EpsilonRecursiveAndLevels) {
   lidx::PgmIndex<uint64_t> idx;
   ASSERT_TRUE(idx.Configure({{"epsilon", "4"}, {"epsilon_recursive", "2"}}).ok());
   idx.Build(keys.data(), keys.size(), nullptr);
-  EXPECT_GE(idx.Stats().levels, 3u);
+  // Recursion stops at a top level of at most kMaxTopSegments (pgm.h), so
+  // these knobs give two levels; pgm_rmi_test.cc drives deeper descents.
+  EXPECT_GE(idx.Stats().levels, 2u);
 }
 
 TEST(Rs, RadixBitsSweep) {

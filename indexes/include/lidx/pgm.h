@@ -3,11 +3,16 @@
 // keep the convex hulls of the points' upper and lower error bars and the
 // two extreme feasible lines; a segment ends only when no line fits), which
 // gives the fewest segments for the error. The segment starts are indexed
-// recursively the same way with epsilon_recursive until one segment remains;
-// a lookup descends level by level, binary-searching a window of
-// 2 * epsilon_recursive + 2 starts at each.
+// recursively the same way with epsilon_recursive until a level has at most
+// kMaxTopSegments segments (the reference stops at one); all levels live in
+// one flat array. A lookup binary-searches the top level without branches,
+// then descends: each level's prediction, minus its measured error, starts a
+// branch-free count of the starts <= q over at most 2 * epsilon_recursive + 3
+// starts.
 //
-// Guarantee: hi - lo <= 2 * epsilon + 2 for any query.
+// Guarantee: hi - lo <= 2 * epsilon + 2 for any query; each recursive level's
+// measured error is within 2 * epsilon_recursive + 2 too (errors are measured
+// with the exact code Search() uses, segments.h).
 //
 // Knobs: epsilon (default 64), epsilon_recursive (default 4).
 //
@@ -163,7 +168,14 @@ class OptimalPlaFitter {
 template <typename K>
 class PgmIndex final : public Index<K> {
  public:
-  static constexpr uint32_t kFormatVersion = 1;
+  static constexpr uint32_t kFormatVersion = 2;
+  // Recursion stops at a level this small, which is binary-searched instead:
+  // a level costs a dependent chain of about 40 cycles (two conversions, a
+  // multiply-add, a floor, a window scan), a binary-search step about 6, and
+  // a lookup's latency, not its instruction count, is what the last mile
+  // waits on. Skewed keys (lognormal) otherwise need two extra levels above
+  // the first recursive one (742 -> 13 -> 2 -> 1 segments at 10M keys).
+  static constexpr size_t kMaxTopSegments = 64;
   using Seg = detail::LineSeg<K>;
 
   Status Configure(const Options& o) {
@@ -175,66 +187,102 @@ class PgmIndex final : public Index<K> {
   std::string_view Id() const override { return "pgm"; }
   bool Exact() const override { return false; }
 
+  // Introspection for tests: level 0 is over the data, the last is the root.
+  size_t NumLevels() const { return errs_.size(); }
+  size_t LevelSize(size_t l) const { return off_[l + 1] - off_[l]; }
+  detail::Errors LevelErrors(size_t l) const { return errs_[l]; }
+
   Status Build(const K* keys, size_t n, const uint32_t*) override {
     auto t0 = std::chrono::steady_clock::now();
     n_ = n;
-    levels_.clear();
+    segs_.clear();
+    off_.clear();
     errs_.clear();
     last_key_ = n ? keys[n - 1] : K(0);
     if (n > 0) {
       detail::OptimalPlaFitter<K> fit(eps_);
-      levels_.push_back(detail::FitLines(keys, n, fit));
-      errs_.push_back(detail::MeasureLineErrors(keys, n, levels_.back()));
+      std::vector<std::vector<Seg>> levels;
+      levels.push_back(detail::FitLines(keys, n, fit));
+      errs_.push_back(detail::MeasureLineErrors(keys, n, levels.back()));
       std::vector<K> starts;
-      while (levels_.back().size() > 1) {
-        const auto& below = levels_.back();
+      while (levels.back().size() > kMaxTopSegments) {
+        const auto& below = levels.back();
         starts.resize(below.size());
         for (size_t i = 0; i < below.size(); ++i) starts[i] = below[i].x;
         detail::OptimalPlaFitter<K> up(eps_rec_);
         auto level = detail::FitLines(starts.data(), starts.size(), up);
         errs_.push_back(
             detail::MeasureLineErrors(starts.data(), starts.size(), level));
-        levels_.push_back(std::move(level));
+        levels.push_back(std::move(level));
+      }
+      // One flat array: a descent touches a few adjacent cache lines and no
+      // per-level vector headers.
+      off_.push_back(0);
+      for (const auto& l : levels) {
+        segs_.insert(segs_.end(), l.begin(), l.end());
+        off_.push_back(segs_.size());
       }
     }
-    levels_.shrink_to_fit();
+    segs_.shrink_to_fit();
+    off_.shrink_to_fit();
     errs_.shrink_to_fit();
-    stats_ = BuildStats{n, levels_.empty() ? 0 : levels_[0].size(),
-                        levels_.size(), 0};
+    stats_ = BuildStats{n, n ? LevelSize(0) : 0, errs_.size(), 0};
     stats_.build_seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - t0)
                                .count();
     return Status::OK();
   }
 
+  // Each recursive level predicts lower_bound(q) over the starts below
+  // within its measured error, so only the window's lower end is needed: the
+  // segment serving q is the last start <= q, counted over a fixed-width
+  // window without branches. The bound widths were never the problem (every
+  // level measures within 2 * epsilon + 2); the lookup's dependent chain was:
+  // the last mile cannot start before the descent ends, so each level's
+  // latency adds to every lookup, and binary searches in the windows add
+  // mispredictions on top. See kMaxTopSegments.
   Bound Search(K q) const override {
-    if (n_ == 0 || q <= levels_[0][0].x) return Bound{0, 0, 0};
+    if (n_ == 0 || q <= segs_[0].x) return Bound{0, 0, 0};
     if (q > last_key_) return Bound{n_, n_, n_};
-    size_t s = 0;  // segment in the current level (the root level has one)
-    for (size_t l = levels_.size() - 1; l > 0; --l) {
-      const std::vector<Seg>& below = levels_[l - 1];
-      if (q >= below.back().x) {
-        s = below.size() - 1;
+    const Seg* segs = segs_.data();
+    const uint64_t* off = off_.data();
+    const size_t top = errs_.size() - 1;
+    // The top level: the last start <= q by a branch-free binary search
+    // (its first start is the first key, < q).
+    const Seg* base = segs + off[top];
+    for (size_t len = off[top + 1] - off[top]; len > 1;) {
+      size_t half = len / 2;
+      base = base[half].x <= q ? base + half : base;
+      len -= half;
+    }
+    size_t s = static_cast<size_t>(base - (segs + off[top]));
+    for (size_t l = top; l > 0; --l) {
+      const Seg* below = segs + off[l - 1];
+      const size_t m = off[l] - off[l - 1];
+      if (q >= below[m - 1].x) {
+        s = m - 1;
         continue;
       }
-      const std::vector<Seg>& cur = levels_[l];
-      Bound b = detail::LineBound(cur.data(), cur.size(), s, q, below.size(),
-                                  errs_[l]);
-      // lower_bound of q over the starts below lies in [b.lo, b.hi]; the
-      // segment serving q is the last start <= q.
-      size_t lo = b.lo, hi = b.hi;
-      while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (below[mid].x < q) {
-          lo = mid + 1;
-        } else {
-          hi = mid;
-        }
+      const Seg* cur = segs + off[l];
+      int64_t p = detail::PredictLine(cur[s], q, m);
+      if (off[l] + s + 1 < off[l + 1]) {
+        // Past this segment's last start, lower_bound is the next segment's
+        // first y, which that segment predicts within the error (segments.h).
+        p = std::min(p, detail::PredictLine(cur[s + 1], cur[s + 1].x, m));
       }
-      s = (lo < below.size() && below[lo].x == q) ? lo : lo - 1;
+      const detail::Errors& e = errs_[l];
+      // lower_bound(q) >= lo, so every start before lo is < q: the answer is
+      // in [lo - 1, lo + e.lo + e.hi] and below[0].x < q.
+      int64_t lo = p - e.lo;
+      size_t j = lo > 1 ? static_cast<size_t>(lo - 1) : 0;
+      // below[m - 1].x > q (checked above), so the count stops there.
+      size_t end = std::min<size_t>(j + static_cast<size_t>(e.lo + e.hi + 1),
+                                    m - 1);
+      size_t c = 0;
+      for (size_t i = j + 1; i <= end; ++i) c += below[i].x <= q;
+      s = j + c;
     }
-    const std::vector<Seg>& leaf = levels_[0];
-    return detail::LineBound(leaf.data(), leaf.size(), s, q, n_, errs_[0]);
+    return detail::LineBound(segs, LevelSize(0), s, q, n_, errs_[0]);
   }
 
   void Serialize(std::string* out) const override {
@@ -245,7 +293,8 @@ class PgmIndex final : public Index<K> {
     w.Pod<uint64_t>(n_);
     w.Pod<K>(last_key_);
     w.Vector(errs_);
-    for (const auto& l : levels_) w.Vector(l);
+    w.Vector(off_);
+    w.Vector(segs_);
     w.Stats(stats_);
   }
 
@@ -254,6 +303,8 @@ class PgmIndex final : public Index<K> {
     uint64_t eps = 0, eps_rec = 0, n = 0;
     K last = 0;
     std::vector<detail::Errors> errs;
+    std::vector<uint64_t> off;
+    std::vector<Seg> segs;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
     if (s.ok()) s = r.Pod(&eps, "epsilon");
@@ -261,22 +312,24 @@ class PgmIndex final : public Index<K> {
     if (s.ok()) s = r.Pod(&n, "n");
     if (s.ok()) s = r.Pod(&last, "last key");
     if (s.ok()) s = r.Vector(&errs, "level errors");
-    std::vector<std::vector<Seg>> levels(s.ok() ? errs.size() : 0);
-    for (size_t l = 0; s.ok() && l < levels.size(); ++l) {
-      s = r.Vector(&levels[l], "level segments");
-    }
+    if (s.ok()) s = r.Vector(&off, "level offsets");
+    if (s.ok()) s = r.Vector(&segs, "segments");
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();
     if (!s.ok()) return s;
-    if ((n == 0) != levels.empty() || !detail::FitsSize(n)) {
+    if ((n == 0) != errs.empty() || !detail::FitsSize(n) ||
+        off.size() != (errs.empty() ? 0 : errs.size() + 1) ||
+        (!off.empty() && (off.front() != 0 || off.back() != segs.size()))) {
       return detail::Reader::Corrupt("pgm levels do not match n");
     }
-    for (size_t l = 0; l < levels.size(); ++l) {
-      if (levels[l].empty() || (l + 1 == levels.size()) != (levels[l].size() == 1)) {
+    for (size_t l = 0; l < errs.size(); ++l) {
+      if (off[l + 1] <= off[l] ||
+          (l + 1 < errs.size() && off[l + 1] - off[l] <= kMaxTopSegments) ||
+          errs[l].lo < 0 || errs[l].hi < 0) {
         return detail::Reader::Corrupt("pgm level sizes");
       }
-      for (size_t i = 1; i < levels[l].size(); ++i) {
-        if (!(levels[l][i - 1].x < levels[l][i].x)) {
+      for (size_t i = off[l] + 1; i < off[l + 1]; ++i) {
+        if (!(segs[i - 1].x < segs[i].x)) {
           return detail::Reader::Corrupt("pgm segments unsorted");
         }
       }
@@ -286,16 +339,15 @@ class PgmIndex final : public Index<K> {
     n_ = n;
     last_key_ = last;
     errs_ = std::move(errs);
-    levels_ = std::move(levels);
+    off_ = std::move(off);
+    segs_ = std::move(segs);
     stats_ = st;
     return Status::OK();
   }
 
   size_t MemoryBytes() const override {
-    size_t b = sizeof(*this) + detail::VectorBytes(levels_) +
-               detail::VectorBytes(errs_);
-    for (const auto& l : levels_) b += detail::VectorBytes(l);
-    return b;
+    return sizeof(*this) + detail::VectorBytes(segs_) +
+           detail::VectorBytes(off_) + detail::VectorBytes(errs_);
   }
   BuildStats Stats() const override { return stats_; }
 
@@ -304,7 +356,8 @@ class PgmIndex final : public Index<K> {
   uint64_t eps_rec_ = 4;
   size_t n_ = 0;
   K last_key_ = 0;
-  std::vector<std::vector<Seg>> levels_;  // [0] over the data, back() = root
+  std::vector<Seg> segs_;        // level 0 (over the data) first, root last
+  std::vector<uint64_t> off_;    // level l is segs_[off_[l], off_[l + 1])
   std::vector<detail::Errors> errs_;
   BuildStats stats_;
 };

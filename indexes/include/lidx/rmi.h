@@ -1,20 +1,45 @@
 // rmi: a two-level recursive model index (Kraska et al., SIGMOD'18) in the
 // configuration the EDBT study used from Maltry & Dittrich's analysis-rmi:
-// a linear-spline root (the line through the first and last key) picks one
-// of `leaves` linear-regression leaves, and each leaf records its own
-// maximum absolute error ("LAbs"). Unlike the other indexes the error is not
-// a knob: it is whatever the leaves achieve, and the second-level size is
-// what a caller sweeps to trade memory for bound width.
+// a root model picks one of `leaves` linear-regression leaves, and each leaf
+// records its own maximum absolute error ("LAbs"). Unlike the other indexes
+// the error is not a knob: it is whatever the leaves achieve, and the
+// second-level size is what a caller sweeps to trade memory for bound width.
+//
+// Roots (knob `root`), all mapping d = q - first key to a leaf in [0, L):
+//   auto (default): radix, unless the linear_spline root would spread keys
+//     over leaves nearly as evenly (LinearSplineSuffices; uniform keys).
+//   radix: a table over the bits of double(d), exponent plus the
+//     top `root_bits` mantissa bits, so buckets are equal-width in log scale
+//     (2^root_bits per octave); each holds the leaf-scaled rank at its lower
+//     edge and is interpolated linearly. Skewed keys (lognormal spans nine
+//     orders of magnitude) get as many leaves as uniform ones; at most
+//     64 * 2^root_bits + 1 doubles.
+//   linear_spline: the line through the first and last key (analysis-rmi's
+//     LinearSpline; this index's only root before). A heavy tail sends most
+//     keys to a few leaves: on 10M lognormal keys the average bound was
+//     ~21,700 positions wide.
+//   linear: the least-squares line over all keys (LinearRegression).
+//   cubic: the least-squares cubic in d / (last - first), kept only when its
+//     coefficients make it monotone even under rounding (see FitCubic);
+//     otherwise the linear_spline root is used and RootKind() says so.
+// Why auto: the radix root spreads keys at least as evenly as the linear
+// spline (within a bucket it is one), but its longer chain (bit tricks, a
+// table load) costs ~20 ns a lookup where the spread gains nothing.
 //
 // Guarantee: hi - lo <= 2 * (the query's leaf error).
 //
-// Why the leaf errors hold for absent keys: the root is monotone, so a leaf
-// serves one contiguous key range; its model is monotone; and its error is
-// measured at its staircase points (segments.h) plus the two ends of that
-// key range, found by bisecting the root model. Leaves no point lands in
-// serve a single gap, whose lower_bound is one constant stored exactly.
+// Why the leaf errors hold for absent keys: every root is monotone in q even
+// in floating point (each is built from rounding-monotone steps: a monotone
+// conversion, products with non-negative constants, sums with constants,
+// clamps), so a leaf serves one contiguous key range; its model is monotone;
+// and its error is measured, with the code Search() uses, at its staircase
+// points (segments.h) plus the two ends of that key range, found by
+// bisecting the root. Leaves no point lands in serve a single gap, whose
+// lower_bound is one constant stored exactly.
 //
-// Knobs: leaves (second-level size; default 0 = n / 64).
+// Knobs: leaves (second-level size; default 0 = n / 64),
+//        root (auto | radix | linear_spline | linear | cubic; default auto),
+//        root_bits (mantissa bits of the radix root, 0..10; default 6).
 //
 // Usage:
 //   auto idx = lidx::MakeIndex<uint64_t>("rmi", {{"leaves", "65536"}}, &err);
@@ -22,6 +47,7 @@
 #define LIDX_RMI_H_
 
 #include <chrono>
+#include <cstring>
 #include <vector>
 
 #include "lidx/detail/options.h"
@@ -34,7 +60,15 @@ namespace lidx {
 template <typename K>
 class RmiIndex final : public Index<K> {
  public:
-  static constexpr uint32_t kFormatVersion = 1;
+  static constexpr uint32_t kFormatVersion = 2;
+
+  enum class Root : uint32_t {
+    kLinearSpline = 0,
+    kLinear = 1,
+    kCubic = 2,
+    kRadix = 3,
+    kAuto = 4  // a knob value only: resolved to radix or linear_spline
+  };
 
   // 24 bytes. y0 is lower_bound of the leaf's first key; predictions are
   // clamped to [y0, next leaf's y0], the only values lower_bound takes in a
@@ -47,7 +81,36 @@ class RmiIndex final : public Index<K> {
   };
 
   Status Configure(const Options& o) {
-    return detail::ParseKnobs(o, "rmi", {{"leaves", &leaves_knob_, 0, 1u << 28}});
+    Options rest = o;
+    auto it = rest.find("root");
+    if (it != rest.end()) {
+      const std::string& v = it->second;
+      if (v == "auto") {
+        root_knob_ = Root::kAuto;
+      } else if (v == "radix") {
+        root_knob_ = Root::kRadix;
+      } else if (v == "linear_spline") {
+        root_knob_ = Root::kLinearSpline;
+      } else if (v == "linear") {
+        root_knob_ = Root::kLinear;
+      } else if (v == "cubic") {
+        root_knob_ = Root::kCubic;
+      } else {
+        return Status::Error(
+            "rmi: knob 'root' wants auto, radix, linear_spline, linear or "
+            "cubic, "
+            "got '" + v + "'");
+      }
+      rest.erase(it);
+    }
+    Status s = detail::ParseKnobs(rest, "rmi",
+                                  {{"leaves", &leaves_knob_, 0, 1u << 28},
+                                   {"root_bits", &root_bits_, 0, 10}});
+    if (!s.ok() && s.message().find("unknown knob") != std::string::npos) {
+      return Status::Error(s.message().substr(0, s.message().size() - 1) +
+                           " root)");
+    }
+    return s;
   }
 
   std::string_view Id() const override { return "rmi"; }
@@ -57,6 +120,10 @@ class RmiIndex final : public Index<K> {
     for (const Leaf& l : leaves_) m = std::max<uint64_t>(m, l.err);
     return m;
   }
+  // The root in use (cubic falls back to linear_spline when not monotone).
+  Root RootKind() const { return root_; }
+  size_t NumLeaves() const { return leaves_.size(); }
+  const Leaf& LeafAt(size_t i) const { return leaves_[i]; }
 
   Status Build(const K* keys, size_t n, const uint32_t*) override {
     auto t0 = std::chrono::steady_clock::now();
@@ -65,17 +132,22 @@ class RmiIndex final : public Index<K> {
     }
     n_ = n;
     leaves_.clear();
+    table_.clear();
+    root_ = root_knob_ == Root::kAuto ? Root::kRadix : root_knob_;
+    c_[0] = c_[1] = c_[2] = c_[3] = c_[4] = 0;
+    flip_ = 0;
+    radix_shift_ = 52 - static_cast<uint32_t>(root_bits_);
+    radix_base_ = 0;
     if (n > 0) {
       first_ = keys[0];
       last_ = keys[n - 1];
       size_t num = leaves_knob_ ? leaves_knob_ : std::max<size_t>(1, n / 64);
-      root_slope_ = last_ > first_
-                        ? static_cast<double>(num) / detail::ToDouble<K>(last_ - first_)
-                        : 0.0;
+      FitRoot(keys, n, static_cast<double>(num));
       leaves_.resize(num);
       Train(keys, n);
     }
     leaves_.shrink_to_fit();
+    table_.shrink_to_fit();
     stats_ = BuildStats{n, leaves_.size(), 2, 0};
     stats_.build_seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - t0)
@@ -100,63 +172,282 @@ class RmiIndex final : public Index<K> {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
     w.Pod<uint64_t>(leaves_knob_);
+    w.Pod<uint32_t>(static_cast<uint32_t>(root_knob_));
+    w.Pod<uint64_t>(root_bits_);
     w.Pod<uint64_t>(n_);
     w.Pod<K>(first_);
     w.Pod<K>(last_);
-    w.Pod<double>(root_slope_);
+    w.Pod<uint32_t>(static_cast<uint32_t>(root_));
+    w.Pod<uint32_t>(flip_);
+    for (double c : c_) w.Pod<double>(c);
+    w.Pod<uint32_t>(radix_shift_);
+    w.Pod<uint64_t>(radix_base_);
+    w.Vector(table_);
     w.Vector(leaves_);
     w.Stats(stats_);
   }
 
   Status Deserialize(std::string_view in) override {
     detail::Reader r(in);
-    uint64_t knob = 0, n = 0;
+    uint64_t knob = 0, bits = 0, n = 0, base = 0;
+    uint32_t root_knob = 0, root = 0, flip = 0, shift = 0;
     K first = 0, last = 0;
-    double slope = 0;
+    double c[5] = {0, 0, 0, 0, 0};
+    std::vector<double> table;
     std::vector<Leaf> leaves;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
     if (s.ok()) s = r.Pod(&knob, "leaves knob");
+    if (s.ok()) s = r.Pod(&root_knob, "root knob");
+    if (s.ok()) s = r.Pod(&bits, "root bits");
     if (s.ok()) s = r.Pod(&n, "n");
     if (s.ok()) s = r.Pod(&first, "first key");
     if (s.ok()) s = r.Pod(&last, "last key");
-    if (s.ok()) s = r.Pod(&slope, "root slope");
+    if (s.ok()) s = r.Pod(&root, "root kind");
+    if (s.ok()) s = r.Pod(&flip, "cubic orientation");
+    for (int i = 0; s.ok() && i < 5; ++i) s = r.Pod(&c[i], "root coefficients");
+    if (s.ok()) s = r.Pod(&shift, "radix shift");
+    if (s.ok()) s = r.Pod(&base, "radix base");
+    if (s.ok()) s = r.Vector(&table, "radix table");
     if (s.ok()) s = r.Vector(&leaves, "leaves");
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();
     if (!s.ok()) return s;
-    if ((n == 0) != leaves.empty() || !(slope >= 0) || first > last ||
-        !detail::FitsSize(n)) {
-      return detail::Reader::Corrupt("rmi header fields");
+    bool bad = (n == 0) != leaves.empty() || first > last ||
+               !detail::FitsSize(n) || root_knob > 4 || root > 3 ||
+               bits > 10 || flip > 1 || shift != 52 - bits;
+    for (double v : c) bad = bad || !(v == v);
+    if (root == static_cast<uint32_t>(Root::kRadix) && n > 0) {
+      bad = bad || table.size() < 2;
     }
+    for (size_t i = 1; i < table.size(); ++i) {
+      bad = bad || !(table[i - 1] <= table[i]);
+    }
+    if (bad) return detail::Reader::Corrupt("rmi header fields");
     for (size_t i = 0; i < leaves.size(); ++i) {
       if (leaves[i].y0 > n || (i > 0 && leaves[i].y0 < leaves[i - 1].y0)) {
         return detail::Reader::Corrupt("rmi leaf positions");
       }
     }
     leaves_knob_ = knob;
+    root_knob_ = static_cast<Root>(root_knob);
+    root_bits_ = bits;
     n_ = n;
     first_ = first;
     last_ = last;
-    root_slope_ = slope;
+    root_ = static_cast<Root>(root);
+    flip_ = flip;
+    for (int i = 0; i < 5; ++i) c_[i] = c[i];
+    radix_shift_ = shift;
+    radix_base_ = base;
+    table_ = std::move(table);
     leaves_ = std::move(leaves);
     stats_ = st;
     return Status::OK();
   }
 
   size_t MemoryBytes() const override {
-    return sizeof(*this) + detail::VectorBytes(leaves_);
+    return sizeof(*this) + detail::VectorBytes(leaves_) +
+           detail::VectorBytes(table_);
   }
   BuildStats Stats() const override { return stats_; }
 
  private:
-  // Monotone in q: a rounding-monotone double expression, floored, capped.
+  static uint64_t Bits(double d) {
+    uint64_t b;
+    std::memcpy(&b, &d, sizeof b);
+    return b;
+  }
+  static double FromBits(uint64_t b) {
+    double d;
+    std::memcpy(&d, &b, sizeof d);
+    return d;
+  }
+
+  // The root's value in leaf units, before the floor. Each case is a chain
+  // of rounding-monotone steps, so it never decreases as q grows.
+  double RootValue(K q) const {
+    const double d = detail::ToDouble<K>(q - first_);
+    switch (root_) {
+      case Root::kLinearSpline:
+        return c_[1] * d;
+      case Root::kLinear:
+        return c_[0] + c_[1] * d;
+      case Root::kCubic: {
+        const double t = std::min(d * c_[4], 1.0);
+        if (flip_) {
+          // c_[0] - h(1 - t) with h's coefficients >= 0.
+          const double u = 1.0 - t;
+          return c_[0] - u * (c_[1] + u * (c_[2] + u * c_[3]));
+        }
+        return c_[0] + t * (c_[1] + t * (c_[2] + t * c_[3]));
+      }
+      case Root::kRadix: {
+        // Non-negative doubles order like their bit patterns, so the bucket
+        // code is monotone in d. Below the first bucket (only d = 0) the
+        // offset goes negative, which still stays below table_[0].
+        const uint64_t code = Bits(d) >> radix_shift_;
+        const size_t last = table_.size() - 2;
+        size_t b = code > radix_base_ ? code - radix_base_ : 0;
+        if (b > last) b = last;
+        const uint64_t edge_code = radix_base_ + b;
+        const uint64_t edge = edge_code << radix_shift_;
+        const double lo = FromBits(edge);
+        // 1 / bucket width, a power of two: 2^(bits - exponent of lo). So
+        // (d - lo) * inv is exact within the bucket (d - lo is, Sterbenz).
+        const double inv = FromBits(
+            (uint64_t{2046} + (52 - radix_shift_) - (edge >> 52)) << 52);
+        const double v =
+            table_[b] + (table_[b + 1] - table_[b]) * ((d - lo) * inv);
+        return std::min(v, table_[b + 1]);
+      }
+      case Root::kAuto:  // resolved by Build(), never stored in root_
+        break;
+    }
+    return 0;
+  }
+
   size_t LeafOf(K q) const {
-    double v = root_slope_ * detail::ToDouble<K>(q - first_);
+    double v = RootValue(q);
     size_t last = leaves_.size() - 1;
     if (!(v > 0)) return 0;
     if (v >= static_cast<double>(last)) return last;
     return static_cast<size_t>(v);
+  }
+
+  void FitRoot(const K* keys, size_t n, double num) {
+    const double span = detail::ToDouble<K>(last_ - first_);
+    // linear_spline: (first, 0) to (last, num); also every fallback.
+    c_[1] = span > 0 ? num / span : 0.0;
+    if (root_ == Root::kLinearSpline || span == 0) {
+      root_ = Root::kLinearSpline;
+      return;
+    }
+    const double scale = num / static_cast<double>(n);
+    if (root_ == Root::kLinear) {
+      long double sx = 0, sy = 0, sxx = 0, sxy = 0;
+      for (size_t i = 0; i < n; ++i) {
+        long double x = detail::ToDouble<K>(keys[i] - first_);
+        long double y = static_cast<long double>(i) * scale;
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+      }
+      long double cov = sxy - sx * sy / n, var = sxx - sx * sx / n;
+      double slope = var > 0 && cov > 0 ? static_cast<double>(cov / var) : 0.0;
+      c_[1] = slope;
+      c_[0] = static_cast<double>((sy - slope * sx) / n);
+      return;
+    }
+    if (root_ == Root::kCubic) {
+      if (!FitCubic(keys, n, scale, span)) root_ = Root::kLinearSpline;
+      return;
+    }
+    FillRadix(keys, n, scale);
+    if (root_knob_ == Root::kAuto && LinearSplineSuffices(span, num, n)) {
+      root_ = Root::kLinearSpline;
+      table_.clear();
+    }
+  }
+
+  // The average leaf load a key would see under the linear_spline root,
+  // estimated from the radix table: bucket b's keys spread over
+  // c_[1] * width(b) leaves (at least one). Within 25% of n / leaves (what
+  // the radix root gives) the cheaper root wins: a shorter root chain is
+  // worth more than a slightly better spread (uniform keys).
+  bool LinearSplineSuffices(double span, double num, size_t n) const {
+    (void)span;
+    long double seen = 0;
+    for (size_t b = 0; b + 1 < table_.size(); ++b) {
+      const double keys_b = (table_[b + 1] - table_[b]) * (n / num);
+      if (keys_b <= 0) continue;
+      const double lo = FromBits((radix_base_ + b) << radix_shift_);
+      const double hi = FromBits((radix_base_ + b + 1) << radix_shift_);
+      const double leaves_b = std::max(1.0, c_[1] * (hi - lo));
+      seen += static_cast<long double>(keys_b) * (keys_b / leaves_b);
+    }
+    return seen / n <= 1.25 * (n / num);
+  }
+
+  // Least squares on t = d / span in [0, 1]. Accepted only if all of
+  // c1..c3 are >= 0 (then Horner in t only adds and multiplies non-negative
+  // monotone terms) or, written around t = 1 as c0 - h(1 - t), all of h's
+  // are (the concave shape a heavy tail gives); either form is monotone in
+  // floating point, which the leaf contract needs, not just on paper.
+  bool FitCubic(const K* keys, size_t n, double scale, double span) {
+    const double inv = 1.0 / span;
+    long double m[4][5] = {};
+    for (size_t i = 0; i < n; ++i) {
+      long double t = std::min(detail::ToDouble<K>(keys[i] - first_) * inv, 1.0);
+      long double y = static_cast<long double>(i) * scale;
+      long double p[7] = {1, t, t * t, t * t * t, 0, 0, 0};
+      p[4] = p[3] * t;
+      p[5] = p[4] * t;
+      p[6] = p[5] * t;
+      for (int r = 0; r < 4; ++r) {
+        for (int c = 0; c < 4; ++c) m[r][c] += p[r + c];
+        m[r][4] += p[r] * y;
+      }
+    }
+    for (int col = 0; col < 4; ++col) {  // Gauss-Jordan, partial pivoting
+      int piv = col;
+      for (int r = col + 1; r < 4; ++r) {
+        if (std::abs(static_cast<double>(m[r][col])) >
+            std::abs(static_cast<double>(m[piv][col]))) {
+          piv = r;
+        }
+      }
+      if (m[piv][col] == 0) return false;
+      for (int c = 0; c < 5; ++c) std::swap(m[col][c], m[piv][c]);
+      for (int r = 0; r < 4; ++r) {
+        if (r == col) continue;
+        long double f = m[r][col] / m[col][col];
+        for (int c = col; c < 5; ++c) m[r][c] -= f * m[col][c];
+      }
+    }
+    double a[4];
+    for (int i = 0; i < 4; ++i) a[i] = static_cast<double>(m[i][4] / m[i][i]);
+    c_[4] = inv;
+    if (a[1] >= 0 && a[2] >= 0 && a[3] >= 0) {
+      flip_ = 0;
+      for (int i = 0; i < 4; ++i) c_[i] = a[i];
+      return true;
+    }
+    // f(t) = f(1) - h(u), u = 1 - t: h1 = f'(1), h2 = -f''(1)/2, h3 = a3.
+    const double h1 = a[1] + 2 * a[2] + 3 * a[3];
+    const double h2 = -(a[2] + 3 * a[3]);
+    const double h3 = a[3];
+    if (h1 >= 0 && h2 >= 0 && h3 >= 0) {
+      flip_ = 1;
+      c_[0] = a[0] + a[1] + a[2] + a[3];
+      c_[1] = h1;
+      c_[2] = h2;
+      c_[3] = h3;
+      return true;
+    }
+    return false;
+  }
+
+  // table_[b] = leaf-scaled rank of the first key at or past bucket b's
+  // lower edge; one merged pass over the keys.
+  void FillRadix(const K* keys, size_t n, double scale) {
+    // The first bucket is that of the smallest non-zero d (d = 0 is only
+    // the first key, which every root sends to leaf 0).
+    size_t i = 0;
+    while (i < n && keys[i] == first_) ++i;
+    const double dmin = detail::ToDouble<K>(keys[i] - first_);
+    const double dmax = detail::ToDouble<K>(last_ - first_);
+    radix_base_ = Bits(dmin) >> radix_shift_;
+    const uint64_t top = Bits(dmax) >> radix_shift_;
+    const size_t buckets = static_cast<size_t>(top - radix_base_) + 1;
+    table_.assign(buckets + 1, 0.0);
+    size_t r = 0;
+    for (size_t b = 0; b <= buckets; ++b) {
+      const double edge = FromBits((radix_base_ + b) << radix_shift_);
+      while (r < n && detail::ToDouble<K>(keys[r] - first_) < edge) ++r;
+      table_[b] = static_cast<double>(r) * scale;
+    }
   }
 
   uint32_t NextY0(size_t leaf) const {
@@ -259,9 +550,16 @@ class RmiIndex final : public Index<K> {
   }
 
   uint64_t leaves_knob_ = 0;
+  Root root_knob_ = Root::kAuto;
+  uint64_t root_bits_ = 6;
   size_t n_ = 0;
   K first_ = 0, last_ = 0;
-  double root_slope_ = 0;
+  Root root_ = Root::kRadix;  // root_knob_, or the cubic's fallback
+  uint32_t flip_ = 0;         // cubic written around t = 1
+  double c_[5] = {0, 0, 0, 0, 0};
+  uint32_t radix_shift_ = 46;
+  uint64_t radix_base_ = 0;
+  std::vector<double> table_;  // radix: bucket edges in leaf units
   std::vector<Leaf> leaves_;
   BuildStats stats_;
 };
