@@ -50,6 +50,8 @@
 
 namespace lidx {
 
+namespace lin = detail::linear;
+
 template <typename K, bool kRegression>
 class DobLix final : public Index<K> {
  public:
@@ -113,10 +115,10 @@ class DobLix final : public Index<K> {
     if (c == 0) return Bound{0, 0, 0};
     const size_t s = c - 1;
     const uint64_t start = starts_[s], end = starts_[s + 1];
-    const detail::linear::SegmentModel& m = models_[s];
+    const lin::SegmentModel& m = models_[s];
     const double base = kRegression ? bases_[s] : static_cast<double>(start);
-    const uint64_t p = detail::linear::PredictPos(
-        base, m.slope, detail::linear::KeyDelta(q, router_.first_keys()[s]), start,
+    const uint64_t p = lin::PredictPos(
+        base, m.slope, lin::KeyDelta(q, router_.first_keys()[s]), start,
         end - 1);
     Bound b;
     b.lo = p - std::min<uint64_t>(m.err_lo, p - start);
@@ -156,7 +158,7 @@ class DobLix final : public Index<K> {
              radix_bits = 0, n = 0;
     std::vector<K> first;
     std::vector<uint32_t> starts;
-    std::vector<detail::linear::SegmentModel> models;
+    std::vector<lin::SegmentModel> models;
     std::vector<double> bases;
     std::vector<uint32_t> run_cont;
     BuildStats st;
@@ -181,7 +183,8 @@ class DobLix final : public Index<K> {
                 bases.size() == (kRegression ? segs : 0) &&
                 (segs == 0) == (n == 0);
     for (size_t i = 0; sane && i < segs; ++i) {
-      sane = starts[i] < starts[i + 1] && (i == 0 || !(first[i] < first[i - 1]));
+      sane = starts[i] < starts[i + 1] &&
+             (i == 0 || !(first[i] < first[i - 1]));
     }
     for (size_t i = 0; sane && i < run_cont.size(); ++i) {
       sane = run_cont[i] > 0 && run_cont[i] < segs &&
@@ -236,7 +239,7 @@ class DobLix final : public Index<K> {
       bool cut = bytes + sz > max_block_bytes_;
       double dx = 0, dy = 0;
       if (!cut) {
-        dx = detail::linear::KeyDelta(keys[i], keys[start]);
+        dx = lin::KeyDelta(keys[i], keys[start]);
         dy = static_cast<double>(i - start);
         if (dx > 0) {
           // Compare by multiplication: one division per accepted key only.
@@ -271,8 +274,8 @@ class DobLix final : public Index<K> {
   void ClosePla(const K* keys, size_t a, size_t b, double last_dx,
                 double last_dy, std::vector<K>* first) {
     const double slope = last_dx > 0 ? last_dy / last_dx : 0;
-    detail::linear::SegmentModel m;
-    detail::linear::MeasureErrors(keys, a, b, static_cast<double>(a), slope, &m);
+    lin::SegmentModel m;
+    lin::MeasureErrors(keys, a, b, static_cast<double>(a), slope, &m);
     first->push_back(keys[a]);
     starts_.push_back(static_cast<uint32_t>(a));
     models_.push_back(m);
@@ -305,9 +308,9 @@ class DobLix final : public Index<K> {
       auto [l, r] = todo.back();
       todo.pop_back();
       double slope, base;
-      detail::linear::FitLeastSquares(keys, l, r, &slope, &base);
-      detail::linear::SegmentModel m;
-      size_t worst = detail::linear::MeasureErrors(keys, l, r, base, slope, &m);
+      lin::FitLeastSquares(keys, l, r, &slope, &base);
+      lin::SegmentModel m;
+      size_t worst = lin::MeasureErrors(keys, l, r, base, slope, &m);
       if (max_error_ > 0 && r - l > 1 &&
           std::max(m.err_lo, m.err_hi) > max_error_) {
         if (worst == l) ++worst;
@@ -328,9 +331,9 @@ class DobLix final : public Index<K> {
   uint64_t radix_bits_ = 18;
 
   uint64_t n_ = 0;
-  detail::linear::SegmentRouter<K> router_;
+  lin::SegmentRouter<K> router_;
   std::vector<uint32_t> starts_;               // segments + 1 (last = n)
-  std::vector<detail::linear::SegmentModel> models_;   // per segment
+  std::vector<lin::SegmentModel> models_;   // per segment
   std::vector<double> bases_;                  // pra only: fitted intercepts
   // Segments whose first key equals the previous segment's last key (a run
   // of duplicates cut by B_max), ascending; usually empty.

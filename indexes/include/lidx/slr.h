@@ -57,6 +57,8 @@
 
 namespace lidx {
 
+namespace lin = detail::linear;
+
 enum class SlrMode : uint8_t { kEqualSize = 0, kErrorAware = 1 };
 
 inline const char* LastMileName(LastMileKind k) {
@@ -167,13 +169,13 @@ class Slr final : public Index<K> {
     }
     const size_t s = c - 1;
     const uint64_t start = starts_[s], end = starts_[s + 1];
-    const detail::linear::SegmentModel& m = models_[s];
-    if (m.err_lo == detail::linear::SegmentModel::kWhole) {
+    const lin::SegmentModel& m = models_[s];
+    if (m.err_lo == lin::SegmentModel::kWhole) {
       if (kind) *kind = LastMileKind::kBinary;
       return Bound{start, start + (end - start) / 2, end};
     }
-    const uint64_t p = detail::linear::PredictPos(
-        bases_[s], m.slope, detail::linear::KeyDelta(q, first_[s]), start, end - 1);
+    const uint64_t p = lin::PredictPos(
+        bases_[s], m.slope, lin::KeyDelta(q, first_[s]), start, end - 1);
     if (kind) *kind = last_mile_;
     Bound b;
     b.lo = p - std::min<uint64_t>(m.err_lo, p - start);
@@ -214,11 +216,12 @@ class Slr final : public Index<K> {
 
   Status Deserialize(std::string_view in) override {
     detail::Reader r(in);
-    uint64_t segments = 0, bad = 0, thr = 0, max_segs = 0, min_pairs = 0, n = 0;
+    uint64_t segments = 0, bad = 0, thr = 0, max_segs = 0, min_pairs = 0;
+    uint64_t n = 0;
     uint8_t lm = 0;
     std::vector<K> first;
     std::vector<uint32_t> starts;
-    std::vector<detail::linear::SegmentModel> models;
+    std::vector<lin::SegmentModel> models;
     std::vector<double> bases;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
@@ -241,7 +244,8 @@ class Slr final : public Index<K> {
                 starts.size() == (segs ? segs + 1 : 0) &&
                 (segs == 0 || (starts[0] == 0 && starts.back() == n));
     for (size_t i = 0; sane && i < segs; ++i) {
-      sane = starts[i] < starts[i + 1] && (i == 0 || !(first[i] < first[i - 1]));
+      sane = starts[i] < starts[i + 1] &&
+             (i == 0 || !(first[i] < first[i - 1]));
     }
     if (!sane) return detail::Reader::Corrupt(std::string(Id()) + " segments");
     segments_ = segments;
@@ -271,9 +275,9 @@ class Slr final : public Index<K> {
   // Fits [a, b) and appends it as a segment; returns its worst position.
   size_t AddSegment(const K* keys, size_t a, size_t b, uint64_t* worst_err) {
     double slope, base;
-    detail::linear::FitLeastSquares(keys, a, b, &slope, &base);
-    detail::linear::SegmentModel m;
-    const size_t worst = detail::linear::MeasureErrors(keys, a, b, base, slope, &m);
+    lin::FitLeastSquares(keys, a, b, &slope, &base);
+    lin::SegmentModel m;
+    const size_t worst = lin::MeasureErrors(keys, a, b, base, slope, &m);
     *worst_err = std::max(m.err_lo, m.err_hi);
     first_.push_back(keys[a]);
     starts_.push_back(static_cast<uint32_t>(a));
@@ -288,12 +292,13 @@ class Slr final : public Index<K> {
       // 128-bit product: s * n overflows 64 bits only for absurd inputs, but
       // costs nothing to rule out.
       const size_t a = static_cast<size_t>((unsigned __int128)s * n / segs);
-      const size_t b = static_cast<size_t>((unsigned __int128)(s + 1) * n / segs);
+      const size_t b =
+          static_cast<size_t>((unsigned __int128)(s + 1) * n / segs);
       uint64_t err;
       AddSegment(keys, a, b, &err);
       if (bad_segments_ && err > error_threshold_) {
-        models_.back().err_lo = detail::linear::SegmentModel::kWhole;
-        models_.back().err_hi = detail::linear::SegmentModel::kWhole;
+        models_.back().err_lo = lin::SegmentModel::kWhole;
+        models_.back().err_hi = lin::SegmentModel::kWhole;
       }
     }
   }
@@ -334,7 +339,7 @@ class Slr final : public Index<K> {
   uint64_t n_ = 0;
   std::vector<K> first_;
   std::vector<uint32_t> starts_;  // segments + 1 (last = n), empty w/o model
-  std::vector<detail::linear::SegmentModel> models_;
+  std::vector<lin::SegmentModel> models_;
   std::vector<double> bases_;
   BuildStats stats_;
 };
