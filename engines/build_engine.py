@@ -96,7 +96,15 @@ def unpack(tarball, top_dir, dest):
     if staging.exists():
         shutil.rmtree(staging)
     with tarfile.open(tarball) as t:
-        t.extractall(staging, filter="data")
+        if hasattr(tarfile, "data_filter"):
+            t.extractall(staging, filter="data")
+        else:  # Python < 3.11.4 (Debian 12's 3.11.2): refuse escaping paths by hand
+            for member in t.getmembers():
+                target = (staging / member.name).resolve()
+                if not str(target).startswith(str(staging.resolve())) or member.issym() and \
+                        os.path.isabs(member.linkname):
+                    raise InputError(tarball, member.name, "a path inside the archive expected")
+            t.extractall(staging)
     (staging / top_dir).rename(dest)
     shutil.rmtree(staging)
 
