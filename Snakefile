@@ -1,7 +1,7 @@
 # One command from pinned upstream sources to checked figures.
 #   ./reproduce                      everything at the configured scale (local)
 #   ./reproduce smoke                everything at the smoke scale
-#   ./reproduce baseline_point       one figure; `./reproduce --list-targets` for all
+#   ./reproduce baseline/point       one figure (rule baseline_point); `./reproduce --list-target-rules` lists all
 # Rules live beside the code they run: each folder's *.smk is included here.
 from snakemake.utils import min_version
 
