@@ -101,7 +101,8 @@ def test_deleting_one_raw_log_reruns_only_it_and_its_dependents(results):
     saved = victim.read_bytes()
     victim.unlink()
     try:
-        counts = job_counts(snakemake(results, "smoke", "--dry-run").stdout)
+        r = snakemake(results, "smoke", "--dry-run")
+        counts = job_counts(r.stdout + r.stderr)
         assert counts == {"baseline_point_run": 1, "baseline_tidy": 1, "baseline_point_figure": 1,
                           "baseline_claims": 1, "report": 1, "smoke": 1}, counts
     finally:
