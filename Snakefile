@@ -22,8 +22,10 @@ rule all:
     default_target: True
     input:
         report_for(config["scale"]),
+        study_raw(config["scale"]),
 
 
 rule smoke:
     input:
         report_for("smoke"),
+        study_raw("smoke"),

@@ -2,7 +2,8 @@
 # where each study's jobs put their logs.
 import json
 
-# study -> {"figures": {figure id: caption}, "logs": scale -> raw log paths}
+# study -> {"figures": {figure id: caption}, "logs": scale -> run log paths,
+#           "raw": scale -> every raw file (logs and runner reports)}
 STUDY_OUTPUTS = {}
 
 
@@ -18,6 +19,13 @@ def study_products(scale):
 
 def study_logs(scale):
     return [p for spec in STUDY_OUTPUTS.values() for p in spec["logs"](scale)]
+
+
+def study_raw(scale):
+    """Every raw file of every study. Targets request them besides the
+    report: Snakemake does not regenerate a deleted intermediate whose
+    dependents are up to date, and a deleted raw log must be run again."""
+    return [p for spec in STUDY_OUTPUTS.values() for p in spec["raw"](scale)]
 
 
 def studies_json():
@@ -53,4 +61,5 @@ def interleaved_priority(wildcards):
 STUDY_OUTPUTS["baseline"] = {
     "figures": {"point": "Point-lookup latency (mean, p99) and throughput of pristine LevelDB 1.23 and RocksDB 7.8.3."},
     "logs": baseline_point_logs,
+    "raw": baseline_point_raw,
 }

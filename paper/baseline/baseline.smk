@@ -99,6 +99,7 @@ rule baseline_claims:
 
 rule baseline_point:
     input:
+        baseline_point_raw(config["scale"]),
         expand(f"{RESULTS}/{{scale}}/figures/baseline/point.{{ext}}", scale=config["scale"], ext=["pdf", "png"]),
         expand(f"{RESULTS}/{{scale}}/tables/baseline/point.{{ext}}", scale=config["scale"], ext=["csv", "md"]),
         expand(f"{RESULTS}/{{scale}}/claims/baseline.{{ext}}", scale=config["scale"], ext=["csv", "md"]),
