@@ -244,6 +244,45 @@ void CheckMemory(Dist d, size_t n, uint64_t seed) {
       [&] { return BuildOrFail<Idx>(keys, {}, what); }, what);
 }
 
+template <template <typename> class Idx>
+void CheckRejectsBadKnobs() {
+  Idx<uint64_t> idx;
+  lidx::Status s = idx.Configure({{"epsilon", "4"}});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("epsilon"), std::string::npos) << s.message();
+  EXPECT_FALSE(idx.Configure({{"max_depth", "zero"}}).ok());
+}
+
+template <template <typename> class Idx>
+void CheckRejectsUnsortedKeys() {
+  std::vector<uint64_t> keys = {1, 5, 3};
+  Idx<uint64_t> idx;
+  EXPECT_FALSE(idx.Build(keys.data(), keys.size(), nullptr).ok());
+  EXPECT_EQ(idx.Search(4).pos, 0u);  // failed build leaves an empty index
+}
+
+// The resource guard turns an over-budget build into a Status, and the index
+// stays usable (empty) afterwards. `deep` is a shape that needs more than one
+// level of this index.
+template <template <typename> class Idx>
+void CheckGuardFailsBuildOverMemoryOrDepth(Dist deep) {
+  auto keys = MakeKeys(Dist::kLognormal, 200000, 16);
+  Idx<uint64_t> idx;
+  ASSERT_TRUE(idx.Configure({{"max_memory_mb", "1"}}).ok());
+  lidx::Status s = idx.Build(keys.data(), keys.size(), nullptr);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("max_memory_mb"), std::string::npos) << s.message();
+  EXPECT_EQ(idx.Search(keys[100]).pos, 0u);
+  EXPECT_LT(idx.MemoryBytes(), size_t{1} << 16);
+
+  Idx<uint64_t> shallow;
+  ASSERT_TRUE(shallow.Configure({{"max_depth", "1"}}).ok());
+  auto deep_keys = MakeKeys(deep, 30000, 16);
+  s = shallow.Build(deep_keys.data(), deep_keys.size(), nullptr);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("max_depth"), std::string::npos) << s.message();
+}
+
 }  // namespace exact_test
 
 #endif  // LIDX_TESTS_ALEX_LIPP_DILI_TEST_UTIL_H_

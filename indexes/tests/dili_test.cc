@@ -42,40 +42,12 @@ TEST(Dili, LeafConflictsBecomeChildLeaves) {
   CheckAllShapes<DiliIndex>({{"leaf_expand", "1"}});
 }
 
-TEST(Dili, RejectsUnknownKnobByName) {
-  DiliIndex<uint64_t> idx;
-  lidx::Status s = idx.Configure({{"epsilon", "4"}});
-  ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("epsilon"), std::string::npos) << s.message();
-  EXPECT_FALSE(idx.Configure({{"max_depth", "zero"}}).ok());
-}
+TEST(Dili, RejectsUnknownKnobByName) { CheckRejectsBadKnobs<DiliIndex>(); }
 
-TEST(Dili, RejectsUnsortedKeys) {
-  std::vector<uint64_t> keys = {1, 5, 3};
-  DiliIndex<uint64_t> idx;
-  EXPECT_FALSE(idx.Build(keys.data(), keys.size(), nullptr).ok());
-  EXPECT_EQ(idx.Search(4).pos, 0u);  // failed build leaves an empty index
-}
+TEST(Dili, RejectsUnsortedKeys) { CheckRejectsUnsortedKeys<DiliIndex>(); }
 
-// The resource guard turns an over-budget build into a Status, and the index
-// stays usable (empty) afterwards.
 TEST(Dili, GuardFailsBuildOverMemoryOrDepth) {
-  auto keys = MakeKeys(Dist::kLognormal, 200000, 16);
-  DiliIndex<uint64_t> idx;
-  ASSERT_TRUE(idx.Configure({{"max_memory_mb", "1"}}).ok());
-  lidx::Status s = idx.Build(keys.data(), keys.size(), nullptr);
-  ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("max_memory_mb"), std::string::npos)
-      << s.message();
-  EXPECT_EQ(idx.Search(keys[100]).pos, 0u);
-  EXPECT_LT(idx.MemoryBytes(), size_t{1} << 16);
-
-  DiliIndex<uint64_t> shallow;
-  ASSERT_TRUE(shallow.Configure({{"max_depth", "1"}}).ok());
-  auto clustered = MakeKeys(Dist::kUniform, 30000, 16);
-  s = shallow.Build(clustered.data(), clustered.size(), nullptr);
-  ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("max_depth"), std::string::npos) << s.message();
+  CheckGuardFailsBuildOverMemoryOrDepth<DiliIndex>(Dist::kUniform);
 }
 
 }  // namespace
