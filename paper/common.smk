@@ -52,6 +52,15 @@ def baseline_point_dataset(wildcards):
     return dataset_file(wildcards.scale, c["datasets"][wildcards.dataset])
 
 
+def baseline_point_peers(wildcards):
+    """Every binary and dataset the experiment compares: no run starts before
+    all are built, so repetitions interleave across engines and no build
+    competes with a measurement."""
+    c = SCALES[wildcards.scale]["baseline"]["point"]
+    files = [engine_binary(e) for e in c["engines"]]
+    return files + [dataset_file(wildcards.scale, d) for d in c["datasets"].values()]
+
+
 def interleaved_priority(wildcards):
     # Repetition r of every configuration runs before repetition r+1 of any:
     # repetitions interleave, so drift in the machine spreads evenly.

@@ -10,6 +10,7 @@ rule baseline_point_run:
         manifest=lambda w: baseline_point_dataset(w) + ".manifest.json",
         fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
         calibration=f"{RESULTS}/{{scale}}/hardware/calibration.json",
+        peers=baseline_point_peers,
     output:
         log=f"{RESULTS}/{{scale}}/raw/baseline/point/{{engine}}__{{dataset}}__r{{rep}}.jsonl",
         limits=f"{RESULTS}/{{scale}}/raw/baseline/point/{{engine}}__{{dataset}}__r{{rep}}.limits.json",
