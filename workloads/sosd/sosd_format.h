@@ -40,15 +40,14 @@ struct ReadInfo {
   bool sorted = true;
 };
 
-// Reads every key of `path` into *keys (widened to uint64_t). Fails with a
-// message naming the file when the name has no width suffix, the size does
-// not match the count header, or (require_sorted) a key is smaller than its
-// predecessor. Duplicates are counted in *info, never dropped.
-inline bool ReadKeys(const std::string& path, bool require_sorted,
-                     std::vector<uint64_t>* keys, ReadInfo* info,
-                     std::string* err) {
-  int width = KeyWidthFromName(path);
-  if (width == 0) {
+namespace internal {
+
+// Opens `path` and checks its count header against the file's size; on
+// success *f is positioned at the first key and owned by the caller.
+inline bool OpenChecked(const std::string& path, FILE** f, int* width, uint64_t* count,
+                        std::string* err) {
+  *width = KeyWidthFromName(path);
+  if (*width == 0) {
     *err = path + ": file name must end in _uint32 or _uint64 (SOSD key width)";
     return false;
   }
@@ -57,94 +56,42 @@ inline bool ReadKeys(const std::string& path, bool require_sorted,
     *err = path + ": cannot stat: " + std::strerror(errno);
     return false;
   }
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
+  *f = std::fopen(path.c_str(), "rb");
+  if (*f == nullptr) {
     *err = path + ": cannot open: " + std::strerror(errno);
     return false;
   }
-  uint64_t count = 0;
-  if (st.st_size < 8 || std::fread(&count, 8, 1, f) != 1) {
-    std::fclose(f);
+  uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (size < 8 || std::fread(count, 8, 1, *f) != 1) {
+    std::fclose(*f);
     *err = path + ": truncated: no 8-byte count header";
     return false;
   }
-  uint64_t expected = 8 + count * static_cast<uint64_t>(width);
-  if (count > (static_cast<uint64_t>(st.st_size) / width) ||
-      expected != static_cast<uint64_t>(st.st_size)) {
-    std::fclose(f);
-    *err = path + ": header count " + std::to_string(count) + " needs " +
-           std::to_string(expected) + " bytes, file has " +
-           std::to_string(st.st_size);
+  uint64_t expected = 8 + *count * static_cast<uint64_t>(*width);
+  if (*count > size / *width || expected != size) {
+    std::fclose(*f);
+    *err = path + ": header count " + std::to_string(*count) + " needs " +
+           std::to_string(expected) + " bytes, file has " + std::to_string(size);
     return false;
   }
-  keys->resize(count);
-  bool ok = true;
-  if (width == 8) {
-    ok = std::fread(keys->data(), 8, count, f) == count;
-  } else {
-    std::vector<uint32_t> narrow(count);
-    ok = std::fread(narrow.data(), 4, count, f) == count;
-    for (uint64_t i = 0; i < count; i++) (*keys)[i] = narrow[i];
-  }
-  std::fclose(f);
-  if (!ok) {
-    *err = path + ": short read of " + std::to_string(count) + " keys";
-    return false;
-  }
-  ReadInfo local;
-  local.count = count;
-  for (uint64_t i = 1; i < count; i++) {
-    if ((*keys)[i] < (*keys)[i - 1]) {
-      local.sorted = false;
-      if (require_sorted) {
-        *err = path + ": key " + std::to_string(i) + " (" +
-               std::to_string((*keys)[i]) + ") is smaller than key " +
-               std::to_string(i - 1) + "; sorted keys expected";
-        return false;
-      }
-    } else if ((*keys)[i] == (*keys)[i - 1]) {
-      local.duplicates++;
-    }
-  }
-  if (info != nullptr) *info = local;
   return true;
 }
 
-// Streams the keys of `path` to visit(index, key) in chunks, with the same
-// checks as ReadKeys, so files larger than memory (osm_cellids_800M is
-// 6.4 GB) can be verified and downsampled. Stops at the first problem.
+}  // namespace internal
+
+// Streams the keys of `path` to visit(index, key) in chunks, so files larger
+// than memory (osm_cellids_800M is 6.4 GB) can be verified and downsampled.
+// Fails with a message naming the file when the name has no width suffix,
+// the size does not match the count header, or (require_sorted) a key is
+// smaller than its predecessor. Duplicates are counted in *info, never
+// dropped. Stops at the first problem.
 template <typename Visit>
 bool ForEachKey(const std::string& path, bool require_sorted, Visit visit, ReadInfo* info,
                 std::string* err) {
-  int width = KeyWidthFromName(path);
-  if (width == 0) {
-    *err = path + ": file name must end in _uint32 or _uint64 (SOSD key width)";
-    return false;
-  }
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    *err = path + ": cannot stat: " + std::strerror(errno);
-    return false;
-  }
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    *err = path + ": cannot open: " + std::strerror(errno);
-    return false;
-  }
+  FILE* f = nullptr;
+  int width = 0;
   uint64_t count = 0;
-  if (st.st_size < 8 || std::fread(&count, 8, 1, f) != 1) {
-    std::fclose(f);
-    *err = path + ": truncated: no 8-byte count header";
-    return false;
-  }
-  uint64_t expected = 8 + count * static_cast<uint64_t>(width);
-  if (count > (static_cast<uint64_t>(st.st_size) / width) ||
-      expected != static_cast<uint64_t>(st.st_size)) {
-    std::fclose(f);
-    *err = path + ": header count " + std::to_string(count) + " needs " +
-           std::to_string(expected) + " bytes, file has " + std::to_string(st.st_size);
-    return false;
-  }
+  if (!internal::OpenChecked(path, &f, &width, &count, err)) return false;
   ReadInfo local;
   local.count = count;
   const uint64_t kChunk = 1 << 20;
@@ -190,30 +137,24 @@ bool ForEachKey(const std::string& path, bool require_sorted, Visit visit, ReadI
 
 // The count header of `path`, checked against the file size.
 inline bool ReadCount(const std::string& path, uint64_t* count, std::string* err) {
-  int width = KeyWidthFromName(path);
-  struct stat st;
-  if (width == 0) {
-    *err = path + ": file name must end in _uint32 or _uint64 (SOSD key width)";
-    return false;
-  }
-  if (stat(path.c_str(), &st) != 0) {
-    *err = path + ": cannot stat: " + std::strerror(errno);
-    return false;
-  }
-  FILE* f = std::fopen(path.c_str(), "rb");
-  bool ok = f != nullptr && st.st_size >= 8 && std::fread(count, 8, 1, f) == 1;
-  if (f != nullptr) std::fclose(f);
-  if (!ok) {
-    *err = path + ": truncated: no 8-byte count header";
-    return false;
-  }
-  if (*count > static_cast<uint64_t>(st.st_size) / width ||
-      8 + *count * width != static_cast<uint64_t>(st.st_size)) {
-    *err = path + ": header count " + std::to_string(*count) + " needs " +
-           std::to_string(8 + *count * width) + " bytes, file has " + std::to_string(st.st_size);
-    return false;
-  }
+  FILE* f = nullptr;
+  int width = 0;
+  if (!internal::OpenChecked(path, &f, &width, count, err)) return false;
+  std::fclose(f);
   return true;
+}
+
+// Reads every key of `path` into *keys (widened to uint64_t), with the
+// checks of ForEachKey.
+inline bool ReadKeys(const std::string& path, bool require_sorted,
+                     std::vector<uint64_t>* keys, ReadInfo* info,
+                     std::string* err) {
+  uint64_t count = 0;
+  if (!ReadCount(path, &count, err)) return false;
+  keys->resize(count);
+  uint64_t* out = keys->data();
+  return ForEachKey(path, require_sorted, [out](uint64_t i, uint64_t k) { out[i] = k; }, info,
+                    err);
 }
 
 // Writes keys in SOSD format with the width the name's suffix says, through
