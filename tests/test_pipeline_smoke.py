@@ -145,3 +145,25 @@ def test_bad_dataset_is_one_clear_error(results, tmp_path, payload, expected):
     assert r.returncode == 2
     assert str(keys) in r.stderr and expected in r.stderr, r.stderr
     assert not (tmp_path / "l.jsonl").exists()
+
+
+@pytest.mark.parametrize("engine", ["leveldb", "rocksdb"])
+@pytest.mark.parametrize("workload", ["workloada", "workloadd", "workloade", "workloadf"])
+def test_ycsb_workloads_verify_on_real_engines(results, tmp_path, engine, workload):
+    """YCSB mixes (updates, latest-distribution inserts, scans, read-modify-
+    writes) over a smoke dataset: every answer of the real engine checks."""
+    binary = REPO / "build" / "engines" / engine / "bin" / "lsmbench"
+    dataset = results / "smoke" / "datasets" / "logn_uint64"
+    log = tmp_path / "ycsb.jsonl"
+    r = subprocess.run([str(binary), "--db", str(tmp_path / "db"), "--dataset", str(dataset),
+                        "--workload", "ycsb", "--spec", f"workloads/ycsb/{workload}",
+                        "-p", "fieldlength=10", "--ops", "20000", "--key-encoding", "be64_pad16",
+                        "--log", str(log)], cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    check = next(x for x in records if x["type"] == "check")
+    assert check["wrong"] == 0 and check["verified"] > 0
+    ops = {x["op"] for x in records if x["type"] == "latency"}
+    expected = {"workloada": {"get", "update"}, "workloadd": {"get", "insert"},
+                "workloade": {"scan", "insert"}, "workloadf": {"get", "rmw"}}[workload]
+    assert expected <= ops, ops
