@@ -41,6 +41,7 @@ class RocksDBEngine : public Engine {
         {"block_cache_bytes", OT::kInt, "8388608", "LRU block cache bytes", {}},
         {"max_open_files", OT::kInt, "-1", "table cache size, -1 = unlimited", {}},
         {"max_background_jobs", OT::kInt, "2", "flush + compaction threads", {}},
+        {"mmap_reads", OT::kBool, "false", "read tables through mmap (RocksDB's default: pread)", {}},
         {"index_type", OT::kString, "binary_search", "block-based table index",
          {"binary_search", "two_level", "binary_search_with_first_key"}},
     };
@@ -54,6 +55,7 @@ class RocksDBEngine : public Engine {
     opt.max_bytes_for_level_base = o.Int("max_bytes_for_level_base");
     opt.max_open_files = static_cast<int>(o.Int("max_open_files"));
     opt.max_background_jobs = static_cast<int>(o.Int("max_background_jobs"));
+    opt.allow_mmap_reads = o.Bool("mmap_reads");
     const std::string& c = o.Str("compression");
     opt.compression = c == "snappy" ? rocksdb::kSnappyCompression
                       : c == "lz4"  ? rocksdb::kLZ4Compression
