@@ -20,54 +20,15 @@ const char* OpName(OpType t) {
   return "?";
 }
 
-Rng::Rng(uint64_t seed) {
-  uint64_t z = seed;
-  for (uint64_t& s : s_) {
-    z += 0x9e3779b97f4a7c15ull;
-    uint64_t x = z;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    s = x ^ (x >> 31);
-  }
-}
-
-uint64_t Rng::Next() {
-  auto rotl = [](uint64_t x, int k) { return (x << k) | (x >> (64 - k)); };
-  uint64_t result = rotl(s_[1] * 5, 7) * 9;
-  uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = rotl(s_[3], 45);
-  return result;
-}
-
-uint64_t Rng::Below(uint64_t n) {
-  unsigned __int128 m = static_cast<unsigned __int128>(Next()) * n;
-  uint64_t low = static_cast<uint64_t>(m);
-  if (low < n) {
-    uint64_t threshold = -n % n;
-    while (low < threshold) {
-      m = static_cast<unsigned __int128>(Next()) * n;
-      low = static_cast<uint64_t>(m);
-    }
-  }
-  return static_cast<uint64_t>(m >> 64);
-}
-
-double Rng::Unit() { return (Next() >> 11) * 0x1.0p-53; }
-
 namespace {
 
 // An absent key inside the data's range, or failing that (a dense key set)
 // anywhere in the 64-bit space.
 uint64_t AbsentKey(const std::vector<uint64_t>& keys, Rng* rng) {
   for (int attempt = 0; attempt < 64 && keys.size() >= 2; attempt++) {
-    size_t i = rng->Below(keys.size() - 1);
+    size_t i = rng->Uniform(keys.size() - 1);
     uint64_t gap = keys[i + 1] - keys[i];
-    if (gap > 1) return keys[i] + 1 + rng->Below(gap - 1);
+    if (gap > 1) return keys[i] + 1 + rng->Uniform(gap - 1);
   }
   for (;;) {
     uint64_t k = rng->Next();
@@ -83,11 +44,11 @@ std::vector<Op> PointLookups(const std::vector<uint64_t>& keys, uint64_t count,
   std::vector<Op> ops;
   ops.reserve(count);
   for (uint64_t i = 0; i < count; i++) {
-    bool negative = keys.empty() || rng.Unit() < negative_share;
+    bool negative = keys.empty() || rng.NextDouble() < negative_share;
     if (negative) {
       ops.push_back({OpType::kGet, Expect::kAbsent, 0, AbsentKey(keys, &rng)});
     } else {
-      ops.push_back({OpType::kGet, Expect::kPresent, 0, keys[rng.Below(keys.size())]});
+      ops.push_back({OpType::kGet, Expect::kPresent, 0, keys[rng.Uniform(keys.size())]});
     }
   }
   return ops;
@@ -115,7 +76,7 @@ std::vector<Op> EdgeProbes(const std::vector<uint64_t>& keys) {
 void Shuffle(std::vector<uint64_t>* v, uint64_t seed) {
   Rng rng(seed);
   for (size_t i = v->size(); i > 1; i--) {
-    std::swap((*v)[i - 1], (*v)[rng.Below(i)]);
+    std::swap((*v)[i - 1], (*v)[rng.Uniform(i)]);
   }
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "ycsb/random.h"
+
 namespace lsmbench {
 
 // YCSB's operation kinds; a read-modify-write is timed as one operation,
@@ -27,20 +29,10 @@ struct Op {
 
 const char* OpName(OpType t);
 
-// Deterministic 64-bit generator (splitmix64 seeding xoshiro256**): the
-// same seed gives the same stream with every compiler and library, which
-// std::uniform_int_distribution does not promise.
-class Rng {
- public:
-  explicit Rng(uint64_t seed);
-  uint64_t Next();
-  // Uniform in [0, n), n > 0, by Lemire's multiply-shift with rejection.
-  uint64_t Below(uint64_t n);
-  double Unit();  // [0, 1)
-
- private:
-  uint64_t s_[4];
-};
+// Deterministic 64-bit generator: the workloads' xoshiro256** (seeded by
+// splitmix64), so the same seed gives the same stream with every compiler
+// and library, which std::uniform_int_distribution does not promise.
+using Rng = ycsb::Random64;
 
 // `count` point lookups over `keys` (sorted, distinct): a share
 // `negative_share` of absent keys drawn inside the key range (between two

@@ -8,14 +8,9 @@
 #include <cstring>
 #include <string>
 
-namespace lsmbench {
+#include "ycsb/random.h"
 
-inline uint64_t SplitMix64(uint64_t* state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+namespace lsmbench {
 
 // Value bytes for (key, version): the key and version in the first 16 bytes
 // (when they fit) so a wrong answer is readable in the log, then
@@ -28,7 +23,7 @@ inline void MakeValue(uint64_t key, uint64_t version, size_t len, std::string* o
   std::memcpy(p, head, n);
   uint64_t state = key * 0x2545f4914f6cdd1dull ^ version;
   for (size_t i = n; i < len; i += 8) {
-    uint64_t r = SplitMix64(&state);
+    uint64_t r = ycsb::SplitMix64(&state);
     std::memcpy(p + i, &r, len - i < 8 ? len - i : 8);
   }
 }

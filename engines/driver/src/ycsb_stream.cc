@@ -45,7 +45,7 @@ bool MakeYcsbStream(const std::vector<uint64_t>& keys, const std::string& spec_p
     std::vector<uint64_t> idx(keys.size());
     for (size_t i = 0; i < idx.size(); i++) idx[i] = i;
     Rng rng(seed ^ 0x686f6c64ull);
-    for (uint64_t i = 0; i < held; i++) std::swap(idx[i], idx[i + rng.Below(idx.size() - i)]);
+    for (uint64_t i = 0; i < held; i++) std::swap(idx[i], idx[i + rng.Uniform(idx.size() - i)]);
     for (uint64_t i = 0; i < held; i++) insert_keys.push_back(keys[idx[i]]);
     std::vector<char> taken(keys.size(), 0);
     for (uint64_t i = 0; i < held; i++) taken[idx[i]] = 1;

@@ -21,7 +21,7 @@ TEST(Histogram, BucketsTileTheValueRange) {
 TEST(Histogram, EveryValueLandsInItsBucket) {
   Rng rng(7);
   for (int i = 0; i < 100000; i++) {
-    uint64_t v = rng.Next() >> rng.Below(64);
+    uint64_t v = rng.Next() >> rng.Uniform(64);
     int b = Histogram::Index(v);
     ASSERT_LE(Histogram::BucketLow(b), v);
     ASSERT_GE(Histogram::BucketHigh(b), v);
@@ -35,7 +35,7 @@ TEST(Histogram, PercentilesWithinRelativeErrorOfExact) {
   std::vector<uint64_t> values;
   for (int i = 0; i < 200000; i++) {
     // Log-normal-ish latencies from 100 ns to ~1 ms.
-    uint64_t v = static_cast<uint64_t>(std::exp(4.6 + 4.0 * rng.Unit() * rng.Unit()));
+    uint64_t v = static_cast<uint64_t>(std::exp(4.6 + 4.0 * rng.NextDouble() * rng.NextDouble()));
     values.push_back(v);
     h.Record(v);
   }

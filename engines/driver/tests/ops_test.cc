@@ -59,11 +59,4 @@ TEST(Ops, ShuffleIsAPermutation) {
   EXPECT_EQ(keys, shuffled);
 }
 
-TEST(Ops, BelowStaysBelow) {
-  Rng rng(3);
-  for (uint64_t n : {1ull, 2ull, 3ull, 1000ull, (1ull << 63) + 1}) {
-    for (int i = 0; i < 1000; i++) ASSERT_LT(rng.Below(n), n);
-  }
-}
-
 }  // namespace lsmbench
