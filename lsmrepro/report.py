@@ -141,7 +141,12 @@ def runs_section(logs, out):
                      "peak MiB": round(limits["peak_bytes"] / 2**20, 1) if limits.get("peak_bytes") else "—",
                      "build": (run.get("build_id") or {}).get("id", ""),
                      "fingerprint": (run["attached"].get("fingerprint") or {}).get("id", "")})
-    return "<h2>Runs</h2><p class='note'>Every run's raw log, never edited.</p>" + _table(pd.DataFrame(rows))
+    unenforced = [r["log"] for r in rows if str(r["limit enforced"]).startswith("NO")]
+    warning = (f"<p class='not-reproduced'><b>The memory limit was not enforced for {len(unenforced)}"
+               f" of {len(rows)} runs</b> (the scale allows unenforced runs); see the column"
+               " <i>limit enforced</i>.</p>") if unenforced else ""
+    return ("<h2>Runs</h2><p class='note'>Every run's raw log, never edited.</p>" + warning
+            + _table(pd.DataFrame(rows)))
 
 
 @cli
