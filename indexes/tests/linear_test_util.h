@@ -41,6 +41,15 @@ size_t CheckBuiltBounds(const lidx::Index<K>& idx, const std::vector<K>& keys,
   return failures;
 }
 
+// The harness datasets the linear-model tests sweep, and how a failure names one.
+inline const char* kDatasets[] = {"uniform",    "dense",    "lognormal", "clustered",
+                           "duplicates", "extremes", "all_equal", "str_prefix8"};
+
+inline std::string Label(const char* ds, size_t n, uint64_t seed) {
+  return std::string("dataset=") + ds + " n=" + std::to_string(n) +
+         " seed=" + std::to_string(seed);
+}
+
 }  // namespace lidx_test
 
 #endif  // LIDX_TESTS_LINEAR_TEST_UTIL_H_

@@ -16,23 +16,6 @@
 namespace lidx_test {
 namespace {
 
-// MakeIndex's table is a function-local static allocated on first use: make
-// it before any test counts heap bytes, or the first index is charged for it.
-const bool kRegistryWarm = [] {
-  std::string err;
-  lidx::MakeIndex<uint64_t>("slr-eq", {}, &err);
-  lidx::MakeIndex<lidx::u128>("slr-eq", {}, &err);
-  return true;
-}();
-
-const char* kDatasets[] = {"uniform",    "dense",    "lognormal", "clustered",
-                           "duplicates", "extremes", "all_equal", "str_prefix8"};
-
-std::string Label(const char* ds, size_t n, uint64_t seed) {
-  return std::string("dataset=") + ds + " n=" + std::to_string(n) +
-         " seed=" + std::to_string(seed);
-}
-
 TEST(Slr, HarnessAcrossKnobs) {
   const std::pair<const char*, lidx::Options> settings[] = {
       {"slr-eq", {{"segments", "1"}}},
