@@ -52,12 +52,19 @@ def tree_files(*roots):
     return sorted(out)
 
 
+def layers(name):
+    """The folders under engines/ laid over the pristine tree, in order: a
+    variant's `layers` (shared hooks first, e.g. [leveldb-hooks, wisckey,
+    bourbon]), or just its own folder."""
+    return [HERE / layer for layer in load_variant(name).get("layers", [name])]
+
+
 def overlay_hash(name):
-    """Hash of our own code that goes into this binary: the variant's folder,
+    """Hash of our own code that goes into this binary: the variant's layers,
     the driver, the headers it includes. Content, not commits, so an
     uncommitted edit changes the id too."""
     h = hashlib.sha256()
-    roots = [HERE / name, DRIVER / "src", DRIVER / "CMakeLists.txt",
+    roots = [*layers(name), DRIVER / "src", DRIVER / "CMakeLists.txt",
              REPO / "workloads" / "sosd", REPO / "workloads" / "ycsb",
              REPO / "indexes" / "include", VARIANTS]
     for p in tree_files(*roots):
@@ -110,12 +117,13 @@ def unpack(tarball, top_dir, dest):
 
 
 def apply_overlay(name, src, log):
-    variant_dir = HERE / name
-    overlay = variant_dir / "overlay"
-    if overlay.is_dir():
-        shutil.copytree(overlay, src, dirs_exist_ok=True)
-    for patch in sorted((variant_dir / "patches").glob("*.patch")) if (variant_dir / "patches").is_dir() else []:
-        run(["patch", "-p1", "--forward", "-i", str(patch)], log, cwd=src)
+    for variant_dir in layers(name):
+        overlay = variant_dir / "overlay"
+        if overlay.is_dir():
+            shutil.copytree(overlay, src, dirs_exist_ok=True)
+        patches = variant_dir / "patches"
+        for patch in sorted(patches.glob("*.patch")) if patches.is_dir() else []:
+            run(["patch", "-p1", "--forward", "-i", str(patch)], log, cwd=src)
 
 
 def build(name, tarball, work, jobs):
@@ -147,7 +155,8 @@ def build(name, tarball, work, jobs):
         if drv_build.exists():
             shutil.rmtree(drv_build)
         run(["cmake", "-S", DRIVER, "-B", drv_build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-             f"-DLSMBENCH_ENGINE={variant['adapter']}", f"-DENGINE_SOURCE_DIR={src}",
+             f"-DLSMBENCH_ENGINE={variant['adapter']}", f"-DLSMBENCH_ENGINE_ID={name}",
+             f"-DENGINE_SOURCE_DIR={src}",
              f"-DENGINE_BUILD_DIR={lib_build}", f"-DENGINE_LIBRARY={lib_build / variant['library']}",
              f"-DENGINE_LINK_LIBS={';'.join(variant.get('link', []))}", *launcher], log, env=env)
         run(["cmake", "--build", drv_build, "-j", str(jobs)], log, env=env)

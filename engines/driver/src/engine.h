@@ -17,13 +17,21 @@
 
 namespace lsmbench {
 
+#ifdef LSMBENCH_ENGINE_ID
+inline constexpr const char* kEngineId = LSMBENCH_ENGINE_ID;
+#else
+inline constexpr const char* kEngineId = "map";  // the driver's own tests
+#endif
+
 using KV = std::pair<std::string, std::string>;
 
 class Engine {
  public:
   virtual ~Engine() = default;
 
-  // Engine id as the build id and run logs name it ("leveldb", "rocksdb").
+  // Engine id as engines/engines.yaml, the build id and run logs name it.
+  // Adapters return kEngineId, set by the build from the engines.yaml key,
+  // so a variant that reuses an adapter (a fork) is still logged as itself.
   virtual std::string Name() const = 0;
   // The options Open() understands, with their defaults.
   virtual std::vector<OptionSpec> OptionSpecs() const = 0;
@@ -33,6 +41,8 @@ class Engine {
                     std::string* err) = 0;
   virtual bool Put(std::string_view key, std::string_view value,
                    std::string* err) = 0;
+  // Removes `key` (absent keys too, as LevelDB and RocksDB do).
+  virtual bool Delete(std::string_view key, std::string* err) = 0;
   // *found is false for an absent key; false return means an engine error.
   virtual bool Get(std::string_view key, std::string* value, bool* found,
                    std::string* err) = 0;

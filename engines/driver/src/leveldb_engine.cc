@@ -24,7 +24,7 @@ class LevelDBEngine : public Engine {
  public:
   ~LevelDBEngine() override { Close(); }
 
-  std::string Name() const override { return "leveldb"; }
+  std::string Name() const override { return kEngineId; }
 
   std::vector<OptionSpec> OptionSpecs() const override {
     // Defaults are LevelDB's own, except compression, which the studies
@@ -71,6 +71,10 @@ class LevelDBEngine : public Engine {
     leveldb::Status s = db_->Put(write_options_, leveldb::Slice(key.data(), key.size()),
                                  leveldb::Slice(value.data(), value.size()));
     return Check(s, err);
+  }
+
+  bool Delete(std::string_view key, std::string* err) override {
+    return Check(db_->Delete(write_options_, leveldb::Slice(key.data(), key.size())), err);
   }
 
   bool Get(std::string_view key, std::string* value, bool* found, std::string* err) override {

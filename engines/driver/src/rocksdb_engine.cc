@@ -24,7 +24,7 @@ class RocksDBEngine : public Engine {
  public:
   ~RocksDBEngine() override { Close(); }
 
-  std::string Name() const override { return "rocksdb"; }
+  std::string Name() const override { return kEngineId; }
 
   std::vector<OptionSpec> OptionSpecs() const override {
     // Defaults are RocksDB's own, except compression (off, as for LevelDB)
@@ -95,6 +95,10 @@ class RocksDBEngine : public Engine {
     return Check(db_->Put(write_options_, rocksdb::Slice(key.data(), key.size()),
                           rocksdb::Slice(value.data(), value.size())),
                  err);
+  }
+
+  bool Delete(std::string_view key, std::string* err) override {
+    return Check(db_->Delete(write_options_, rocksdb::Slice(key.data(), key.size())), err);
   }
 
   bool Get(std::string_view key, std::string* value, bool* found, std::string* err) override {

@@ -13,11 +13,15 @@ namespace lsmbench {
 // expectations are tested against, not a benchmark engine.
 class MapEngine : public Engine {
  public:
-  std::string Name() const override { return "map"; }
+  std::string Name() const override { return kEngineId; }
   std::vector<OptionSpec> OptionSpecs() const override { return {}; }
   bool Open(const std::string&, const OptionSet&, std::string*) override { return true; }
   bool Put(std::string_view k, std::string_view v, std::string*) override {
     data_[std::string(k)] = std::string(v);
+    return true;
+  }
+  bool Delete(std::string_view k, std::string*) override {
+    data_.erase(std::string(k));
     return true;
   }
   bool Get(std::string_view k, std::string* v, bool* found, std::string*) override {
