@@ -12,39 +12,66 @@ import json
 import sys
 from pathlib import Path
 
-from lsmrepro import runlog
+from lsmrepro import bench, runlog
 from lsmrepro.atomic import atomic_path
 from lsmrepro.errors import InputError, cli
 
-COLUMNS = ["study", "experiment", "scale", "engine", "dataset", "repetition", "run",
-           "metric", "op", "subset", "value", "unit", "source", "build_id", "fingerprint"]
+COLUMNS = ["study", "experiment", "scale", "engine", "dataset", "repetition", "run", "point", "workload",
+           "metric", "op", "subset", "value", "unit", "source", "note", "build_id", "fingerprint"]
 
 LATENCY_STATS = ["mean", "min", "p50", "p90", "p99", "p999", "max", "count"]
+FACTOR_KEYS = ("study", "experiment", "scale", "dataset", "repetition")
 
 
-def _factors(log):
-    run = log.run
-    meta = run["meta"]
-    missing = [k for k in ("study", "experiment", "scale", "dataset", "repetition") if k not in meta]
+def point_factors(point):
+    """"engine=leveldb,index=pgm,position_boundary=16" -> {name: value}."""
+    out = {}
+    for part in filter(None, str(point).split(",")):
+        k, _, v = part.partition("=")
+        out[k] = v
+    return out
+
+
+def _factors(path, meta, engine, build_id="", fingerprint=""):
+    missing = [k for k in FACTOR_KEYS if k not in meta]
     if missing:
-        raise InputError(log.path, "line 1: run.meta", f"keys {', '.join(missing)} expected (lsmbench --meta)")
-    fingerprint = run["attached"].get("fingerprint", {}) or {}
+        raise InputError(path, "line 1: run.meta", f"keys {', '.join(missing)} expected (lsmbench --meta)")
+    point = meta.get("point", "")
+    factors = {k: v for k, v in point_factors(point).items() if k not in ("engine", "dataset")}
+    rep = int(meta["repetition"])
     return {
+        **factors,
         "study": meta["study"],
         "experiment": meta["experiment"],
         "scale": meta["scale"],
-        "engine": run["engine"],
+        "engine": engine,
         "dataset": meta["dataset"],
-        "repetition": int(meta["repetition"]),
-        "run": Path(log.path).stem,
-        "build_id": (run.get("build_id") or {}).get("id", ""),
-        "fingerprint": fingerprint.get("id", ""),
+        "repetition": rep,
+        "run": f"{meta['experiment']}/{point}/r{rep}" if point else Path(path).stem,
+        "point": point,
+        "build_id": build_id,
+        "fingerprint": fingerprint,
     }
 
 
-def rows_of(log):
-    """Every metric of one run log as tidy rows."""
-    base = _factors(log)
+def engine_of(run):
+    """The variant id: the build id names it (a fork that reuses another
+    variant's adapter is still itself); lsmbench's own name otherwise."""
+    return (run.get("build_id") or {}).get("engine") or run["engine"]
+
+
+def factors_of(log):
+    run = log.run
+    fingerprint = run["attached"].get("fingerprint", {}) or {}
+    return _factors(log.path, run["meta"], engine_of(run),
+                    (run.get("build_id") or {}).get("id", ""), fingerprint.get("id", ""))
+
+
+def rows_of(log, base=None, prefix="", phases=None):
+    """Every metric of one run log as tidy rows. `base`: the factors of the
+    run they belong to (a load log's rows belong to each run started from
+    it); `prefix` names the engine counters of a load; `phases` keeps those."""
+    base = base or factors_of(log)
 
     def row(rec, metric, value, unit, op="", subset=""):
         return {**base, "metric": metric, "op": op, "subset": subset, "value": value,
@@ -55,9 +82,13 @@ def rows_of(log):
         d = rec.data
         kind = d["type"]
         if kind == "phase":
+            if phases is not None and d["phase"] not in phases:
+                continue
             out.append(row(rec, f"{d['phase']}_seconds", d["seconds"], "s"))
             if d["ops"]:
                 out.append(row(rec, f"{d['phase']}_throughput", d["ops_per_sec"], "ops/s"))
+        elif phases is not None and kind != "engine":
+            continue
         elif kind == "latency" and d["count"]:
             for stat in LATENCY_STATS:
                 unit = "ops" if stat == "count" else "ns"
@@ -69,7 +100,7 @@ def rows_of(log):
             for key, value in d.items():
                 if isinstance(value, (int, float)) and not isinstance(value, bool) and key != "type":
                     unit = "bytes" if key.endswith("bytes") else "s" if key.endswith("seconds") else ""
-                    out.append(row(rec, key, value, unit))
+                    out.append(row(rec, f"{prefix}{key}", value, unit))
         elif kind == "check":
             out.append(row(rec, "answers_verified", d["verified"], "ops"))
             out.append(row(rec, "answers_wrong", d["wrong"], "ops"))
@@ -81,8 +112,7 @@ LIMIT_FIELDS = {"limit_bytes": "bytes", "peak_bytes": "bytes", "oom_kills": "",
                 "enforced": "", "wall_seconds": "s"}
 
 
-def limit_rows(log, report_path):
-    base = _factors(log)
+def limit_rows(base, report_path, prefix=""):
     try:
         with open(report_path) as f:
             report = json.load(f)
@@ -94,32 +124,63 @@ def limit_rows(log, report_path):
         if isinstance(value, bool):
             value = int(value)
         if isinstance(value, (int, float)):
-            rows.append({**base, "metric": f"memory_{key}" if not key.startswith("wall") else "job_wall_seconds",
-                         "op": "", "subset": "", "value": value, "unit": unit,
-                         "source": f"{report_path}#{key}"})
+            name = f"memory_{key}" if not key.startswith("wall") else "job_wall_seconds"
+            rows.append({**base, "metric": prefix + name, "op": "", "subset": "", "value": value,
+                         "unit": unit, "source": f"{report_path}#{key}"})
+    return rows
+
+
+def failed_rows(path, record):
+    """A failed job's one `failed` record (lsmrepro.bench) as one tidy row."""
+    base = _factors(path, record.get("meta", {}), point_factors(record.get("meta", {}).get("point", "")).get("engine", ""))
+    return [{**base, "metric": "failed", "op": "", "subset": "", "value": 1, "unit": "",
+             "source": f"{path}:1", "note": record["reason"]}]
+
+
+def _load_rows(base, load_log, reports):
+    """The load a run started from: its load and settle phases and the
+    engine's counters after the load (load_*), and its runner report."""
+    log = runlog.read(load_log)
+    rows = rows_of(log, base, prefix="load_", phases={"load", "settle"})
+    report = load_log[: -len(".jsonl")] + ".limits.json"
+    if report in reports or Path(report).exists():
+        rows += limit_rows(base, report, prefix="load_")
     return rows
 
 
 def aggregate(paths, out):
     """`paths`: run logs (*.jsonl) and, optionally, the runner report of each
-    (<same stem>.limits.json)."""
+    (<same stem>.limits.json); load logs (raw/loads/) are read through the
+    runs that name them (meta load_log)."""
     paths = sorted(map(str, paths))
     reports = {p[: -len(".limits.json")]: p for p in paths if p.endswith(".limits.json")}
+    loads = {p for p in paths if "/loads/" in p}
     rows = []
     for path in paths:
-        if not path.endswith(".jsonl"):
+        if not path.endswith(".jsonl") or path in loads:
+            continue
+        report = reports.pop(path[: -len(".jsonl")], None)
+        failure = bench.read_failure(path)
+        if failure:
+            rows += failed_rows(path, failure)
             continue
         log = runlog.read(path)
-        rows += rows_of(log)
-        report = reports.pop(path[: -len(".jsonl")], None)
+        base = factors_of(log)
+        rows += rows_of(log, base)
         if report:
-            rows += limit_rows(log, report)
+            rows += limit_rows(base, report)
+        load_log = log.run["meta"].get("load_log")
+        if load_log:
+            rows += _load_rows(base, load_log, reports)
+    for stem in [s for s in reports if f"{s}.jsonl" in loads]:
+        reports.pop(stem)
     if reports:
         orphan = next(iter(reports.values()))
         raise InputError(orphan, "", "a run log with the same name (.jsonl) expected beside it")
+    factors = sorted({k for r in rows for k in r} - set(COLUMNS))
     with atomic_path(out) as tmp:
         with open(tmp, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS)
+            w = csv.DictWriter(f, fieldnames=COLUMNS + factors)
             w.writeheader()
             w.writerows(rows)
     return rows

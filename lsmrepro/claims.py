@@ -1,13 +1,26 @@
 """Turns tidy data into a verdict per claim of paper/claims.yaml.
 
 A claim selects tidy rows, reduces them to one sample per pairing group
-(a run, or a repetition of a dataset), and compares the mean's 95%
-t-interval with what the paper says:
+(`pair_on`, default: per run), and compares the interval of the samples'
+mean (95%: Student's t, or `interval: bootstrap` for few or skewed samples)
+with what the paper says:
   reproduced      the whole interval lies inside the expected range;
   not reproduced  the whole interval lies outside it;
-  inconclusive    the interval straddles a bound, or fewer than 2 samples.
+  inconclusive    the interval straddles a bound, or one sample only;
+  no data         the claim selected no rows (never "reproduced").
+Kinds (paper/README.md has an example of each):
+  value      the selected values;
+  ratio      numerator / denominator, paired on `pair_on` (one run, one repetition);
+  share      part / whole, the same way (learning time / compaction time);
+  group      a ratio per member of `group_by` (each dataset): each member gets
+             its verdict; the claim holds when the share of reproduced members
+             reaches `min_share` (default 1);
+  ordering   every `lower` member's value is below every `higher` one's
+             (a ratio < 1 per pair, each with its interval);
+  trend      over a parameter: the relative change from `from` to `to`
+             (value(to) / value(from) - 1), or the `slope` of a linear fit.
 
-    python -m lsmrepro.claims --study baseline --tidy results/local/tidy/baseline.csv \
+    python -m lsmrepro.claims --study baseline --tidy results/local/tidy/baseline.csv \\
         --out-csv ... --out-md ...
 """
 import argparse
@@ -15,10 +28,12 @@ import math
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import yaml
 from scipy import stats
 
+from lsmrepro import studies
 from lsmrepro.atomic import atomic_path, write_text
 from lsmrepro.config import validate
 from lsmrepro.errors import InputError, cli
@@ -27,14 +42,21 @@ HERE = Path(__file__).resolve().parent.parent
 CLAIMS = HERE / "paper" / "claims.yaml"
 SCHEMA = HERE / "paper" / "claims.schema.yaml"
 
-VERDICT_COLUMNS = ["study", "claim", "statement", "source", "expected", "measured",
-                   "ci_low", "ci_high", "n", "unit", "verdict", "evidence"]
+VERDICTS = ("reproduced", "not reproduced", "inconclusive", "no data")
+VERDICT_COLUMNS = ["study", "claim", "paper", "section", "figure", "statement", "expected", "measured",
+                   "ci_low", "ci_high", "n", "unit", "verdict", "detail", "runs", "evidence"]
 
 
 def load_claims(path=CLAIMS):
     with open(path) as f:
         data = yaml.safe_load(f)
     validate(data, SCHEMA, path)
+    for i, c in enumerate(data["claims"]):
+        if c["study"] not in studies.registry():
+            raise InputError(path, f"claims.{i}.study", f"a study of paper/studies.yaml expected, got {c['study']!r}")
+        if studies.spec_path(c["study"]).is_file() and c["figure"] not in studies.figures(c["study"]):
+            raise InputError(path, f"claims.{i}.figure",
+                             f"a figure of paper/{c['study']}/experiments.yaml expected, got {c['figure']!r}")
     return data["claims"]
 
 
@@ -48,41 +70,59 @@ def _select(tidy, where, claim_id, role):
     return rows
 
 
-def _samples(rows, pair_on):
-    grouped = rows.groupby(pair_on, dropna=False)
-    return grouped["value"].mean(), grouped["source"].apply(lambda s: ";".join(sorted(set(s))))
+class Samples:
+    """Values per pairing group, with the tidy sources and runs behind each."""
+
+    def __init__(self, values, sources, runs):
+        self.values, self.sources, self.runs = values, sources, runs
+
+    @classmethod
+    def of(cls, rows, pair_on):
+        if rows.empty:
+            empty = pd.Series(dtype=float)
+            return cls(empty, pd.Series(dtype=str), pd.Series(dtype=str))
+        g = rows.groupby(pair_on, dropna=False)
+        join = lambda s: ";".join(sorted(set(map(str, s))))  # noqa: E731
+        return cls(g["value"].mean(), g["source"].apply(join), g["run"].apply(join))
+
+    def ratio(self, other):
+        joined = pd.concat({"num": self.values, "den": other.values}, axis=1, join="inner")
+        idx = joined.index
+        return Samples(joined["num"] / joined["den"],
+                       self.sources.reindex(idx) + ";" + other.sources.reindex(idx),
+                       self.runs.reindex(idx) + ";" + other.runs.reindex(idx))
+
+    def evidence(self):
+        return _joined(self.sources), _joined(self.runs)
 
 
-def measure(claim, tidy):
-    """The claim's samples (a Series indexed by pairing keys) and the
-    tidy-row sources they came from."""
-    m = claim["measure"]
-    pair_on = m.get("pair_on", ["run"])
-    if m["kind"] == "value":
-        rows = _select(tidy, m["where"], claim["id"], "where")
-        return _samples(rows, pair_on)
-    num, num_src = _samples(_select(tidy, m["numerator"], claim["id"], "numerator"), pair_on)
-    den, den_src = _samples(_select(tidy, m["denominator"], claim["id"], "denominator"), pair_on)
-    joined = pd.concat({"num": num, "den": den}, axis=1, join="inner")
-    ratio = joined["num"] / joined["den"]
-    sources = (num_src.reindex(ratio.index) + ";" + den_src.reindex(ratio.index))
-    return ratio, sources
+def _joined(series):
+    return ";".join(sorted(set(";".join(series.astype(str).tolist()).split(";")) - {"", "nan"}))
 
 
-def interval(samples, confidence=0.95):
-    values = [v for v in samples if not math.isnan(v)]
+def interval(samples, confidence=0.95, method="t"):
+    """(mean, low, high, n) of the samples' mean."""
+    values = np.array([v for v in samples if not math.isnan(v)], dtype=float)
     n = len(values)
     if n == 0:
         return float("nan"), float("nan"), float("nan"), 0
-    mean = sum(values) / n
+    mean = float(values.mean())
     if n < 2:
         return mean, float("nan"), float("nan"), n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    half = stats.t.ppf((1 + confidence) / 2, n - 1) * sd / math.sqrt(n)
-    return mean, mean - half, mean + half, n
+    sem = float(stats.sem(values))
+    if np.all(values == values[0]) or not sem > 0:  # no spread (or below float resolution)
+        return mean, mean, mean, n
+    if method == "bootstrap":
+        r = stats.bootstrap((values,), np.mean, confidence_level=confidence, n_resamples=2000,
+                            method="percentile", random_state=np.random.default_rng(0))
+        return mean, float(r.confidence_interval.low), float(r.confidence_interval.high), n
+    low, high = stats.t.interval(confidence, n - 1, loc=mean, scale=sem)
+    return mean, float(low), float(high), n
 
 
 def verdict(low, high, n, expect):
+    if n == 0:
+        return "no data"
     lo_bound = expect.get("min", -math.inf)
     hi_bound = expect.get("max", math.inf)
     if n < 2 or math.isnan(low):
@@ -103,19 +143,107 @@ def _expected_text(expect):
     return " and ".join(parts)
 
 
+def _sel(tidy, m, key, cid, pair_on):
+    return Samples.of(_select(tidy, m[key], cid, key), pair_on)
+
+
+def _one(samples, expect, method):
+    mean, low, high, n = interval(samples.values.tolist(), method=method)
+    return {"measured": mean, "ci_low": low, "ci_high": high, "n": n, "verdict": verdict(low, high, n, expect)}
+
+
+def _members(parts, expect, min_share):
+    """A claim over members (groups, pairs): each its interval and verdict;
+    measured = the share of members reproduced, as an interval-free count."""
+    results = {name: _one(s, expect, "t") | {"samples": s} for name, s in parts.items()}
+    if not results or all(r["n"] == 0 for r in results.values()):
+        return {"measured": float("nan"), "ci_low": float("nan"), "ci_high": float("nan"), "n": 0,
+                "verdict": "no data", "detail": "", "samples": []}
+    done = [r for r in results.values() if r["n"] > 0]
+    share = sum(r["verdict"] == "reproduced" for r in done) / len(results)
+    failed = sum(r["verdict"] == "not reproduced" for r in done) / len(results)
+    v = "reproduced" if share >= min_share else "not reproduced" if failed > 1 - min_share else "inconclusive"
+    detail = "; ".join(f"{name}: {_fmt(r['measured'])} [{_fmt(r['ci_low'])}, {_fmt(r['ci_high'])}] {r['verdict']}"
+                       for name, r in results.items())
+    return {"measured": share, "ci_low": float("nan"), "ci_high": float("nan"), "n": len(results),
+            "verdict": v, "detail": f"share of members reproduced; {detail}",
+            "samples": [r["samples"] for r in results.values()]}
+
+
+def evaluate(claim, tidy):
+    """The verdict fields of one claim."""
+    m, cid = claim["measure"], claim["id"]
+    pair_on = m.get("pair_on", ["run"])
+    method = m.get("interval", "t")
+    expect = claim["expect"]
+    kind = m["kind"]
+    if kind == "value":
+        s = _sel(tidy, m, "where", cid, pair_on)
+        out = _one(s, expect, method) | {"detail": "", "samples": [s]}
+    elif kind in ("ratio", "share"):
+        num, den = ("numerator", "denominator") if kind == "ratio" else ("part", "whole")
+        s = _sel(tidy, m, num, cid, pair_on).ratio(_sel(tidy, m, den, cid, pair_on))
+        out = _one(s, expect, method) | {"detail": "", "samples": [s]}
+    elif kind == "group":
+        num = _select(tidy, m["numerator"], cid, "numerator")
+        den = _select(tidy, m["denominator"], cid, "denominator")
+        members = sorted(set(map(str, num[m["group_by"]])) | set(map(str, den[m["group_by"]])))
+        members = [str(x) for x in m.get("members", members)]
+        parts = {g: Samples.of(num[num[m["group_by"]].astype(str) == g], pair_on).ratio(
+                    Samples.of(den[den[m["group_by"]].astype(str) == g], pair_on)) for g in members}
+        out = _members(parts, expect, m.get("min_share", 1.0))
+    elif kind == "ordering":
+        rows = _select(tidy, m["where"], cid, "where")
+        by = m["by"]
+        of = lambda v: Samples.of(rows[rows[by].astype(str) == str(v)], pair_on)  # noqa: E731
+        parts = {f"{lo}/{hi}": of(lo).ratio(of(hi)) for lo in m["lower"] for hi in m["higher"]}
+        out = _members(parts, {"max": 1.0}, m.get("min_share", 1.0))
+    else:  # trend
+        rows = _select(tidy, m["where"], cid, "where")
+        over = m["over"]
+        if m.get("statistic", "relative_change") == "slope":
+            x = pd.to_numeric(rows[over], errors="coerce")
+            ok = x.notna()
+            n = int(ok.sum())
+            if n < 3:
+                out = {"measured": float("nan"), "ci_low": float("nan"), "ci_high": float("nan"), "n": n,
+                       "verdict": "no data" if n == 0 else "inconclusive", "detail": "slope needs 3 points"}
+            else:
+                fit = stats.linregress(x[ok], rows["value"][ok])
+                half = stats.t.ppf(0.975, n - 2) * fit.stderr
+                low, high = fit.slope - half, fit.slope + half
+                out = {"measured": fit.slope, "ci_low": low, "ci_high": high, "n": n,
+                       "verdict": verdict(low, high, n, expect), "detail": f"slope of value over {over}"}
+            out["samples"] = [Samples.of(rows, pair_on)]
+        else:
+            key = [c for c in pair_on if c != "run"] or ["repetition"]
+            at = lambda v: Samples.of(rows[rows[over].astype(str) == str(v)], key)  # noqa: E731
+            s = at(m["to"]).ratio(at(m["from"]))
+            s = Samples(s.values - 1, s.sources, s.runs)
+            out = _one(s, expect, method) | {"detail": f"value({over}={m['to']}) / value({over}={m['from']}) - 1",
+                                              "samples": [s]}
+    sources = ";".join(filter(None, (s.evidence()[0] for s in out["samples"])))
+    runs = ";".join(filter(None, (s.evidence()[1] for s in out["samples"])))
+    out["evidence"] = _joined(pd.Series([sources]))
+    out["runs"] = _joined(pd.Series([runs]))
+    return out
+
+
 def check(study, tidy, claims):
     rows = []
+    paper = studies.registry().get(study, {}).get("paper", "")
     for claim in claims:
         if claim["study"] != study:
             continue
-        samples, sources = measure(claim, tidy)
-        mean, low, high, n = interval(samples.tolist())
+        r = evaluate(claim, tidy)
+        spec = studies.figures(study).get(claim["figure"], {}) if studies.spec_path(study).is_file() else {}
         rows.append({
-            "study": study, "claim": claim["id"], "statement": claim["statement"],
-            "source": claim["source"], "expected": _expected_text(claim["expect"]),
-            "measured": mean, "ci_low": low, "ci_high": high, "n": n,
-            "unit": claim.get("unit", ""), "verdict": verdict(low, high, n, claim["expect"]),
-            "evidence": ";".join(sorted(set(";".join(sources.tolist()).split(";")) - {""})),
+            "study": study, "claim": claim["id"], "paper": paper, "section": claim["section"],
+            "figure": f"{claim['figure']} ({spec.get('paper_figure', '—')})", "statement": claim["statement"],
+            "expected": _expected_text(claim["expect"]) if claim["measure"]["kind"] not in ("ordering",) else "every pair < 1",
+            "measured": r["measured"], "ci_low": r["ci_low"], "ci_high": r["ci_high"], "n": r["n"],
+            "unit": claim.get("unit", ""), "verdict": r["verdict"], "detail": r.get("detail", ""),
+            "runs": r["runs"], "evidence": r["evidence"],
         })
     return pd.DataFrame(rows, columns=VERDICT_COLUMNS)
 
@@ -125,12 +253,16 @@ def _fmt(v):
 
 
 def to_markdown(verdicts):
-    lines = ["| claim | statement | expected | measured (95% CI) | n | verdict |",
-             "|---|---|---|---|---|---|"]
-    for _, r in verdicts.iterrows():
-        measured = f"{_fmt(r.measured)} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}] {r.unit}".strip()
-        lines.append(f"| {r.claim} | {r.statement} ({r.source}) | {r.expected} | {measured} | {r.n} | **{r.verdict}** |")
-    return "\n".join(lines) + "\n"
+    shown = pd.DataFrame({
+        "claim": verdicts["claim"],
+        "statement": verdicts["statement"] + " (" + verdicts["paper"] + ", " + verdicts["section"] + ", " + verdicts["figure"] + ")",
+        "expected": verdicts["expected"],
+        "measured (95% CI)": [f"{_fmt(r.measured)} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}] {r.unit}".strip()
+                              for r in verdicts.itertuples()],
+        "n": verdicts["n"],
+        "verdict": "**" + verdicts["verdict"] + "**",
+    })
+    return shown.to_markdown(index=False) + "\n"
 
 
 @cli
@@ -142,8 +274,8 @@ def main(argv=None):
     ap.add_argument("--out-csv", required=True)
     ap.add_argument("--out-md", required=True)
     args = ap.parse_args(argv)
-    tidy = pd.read_csv(args.tidy, dtype={"run": str, "dataset": str, "engine": str})
-    verdicts = check(args.study, tidy, load_claims(args.claims))
+    from paper.plotting import read_tidy
+    verdicts = check(args.study, read_tidy(args.tidy), load_claims(args.claims))
     with atomic_path(args.out_csv) as tmp:
         verdicts.to_csv(tmp, index=False)
     write_text(args.out_md, to_markdown(verdicts))

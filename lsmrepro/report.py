@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from lsmrepro import runlog
+from lsmrepro import aggregate, bench, runlog, studies
 from lsmrepro.atomic import write_text
 from lsmrepro.errors import InputError, cli
 
@@ -27,7 +27,8 @@ table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:90%}
 th,td{border:1px solid #ccc;padding:3px 8px;text-align:left}
 th{background:#f3f3f3} img{max-width:100%} code{background:#f6f6f6}
 .reproduced{background:#d9f2d9}.not-reproduced{background:#f8d0d0}.inconclusive{background:#fff2c2}
-.note{color:#555;font-size:90%}
+.note{color:#555;font-size:90%} .no-data{background:#e6e6e6}
+.fig{display:flex;gap:1em;align-items:flex-start} .fig img{max-width:65%} .claims{font-size:85%}
 """
 
 
@@ -40,14 +41,14 @@ def _json(path):
 
 
 def _table(df, verdict_column=None):
-    cells = ["<table><tr>" + "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns) + "</tr>"]
-    for _, row in df.iterrows():
-        cls = ""
-        if verdict_column:
-            cls = f' class="{str(row[verdict_column]).replace(" ", "-")}"'
-        tds = "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in row)
-        cells.append(f"<tr{cls}>{tds}</tr>")
-    return "\n".join(cells) + "</table>"
+    """DataFrame.to_html; each row of a verdict table classed by its verdict."""
+    page = df.to_html(index=False, na_rep="—", float_format=lambda v: f"{v:.4g}", border=0)
+    if verdict_column is None or df.empty:
+        return page
+    head, body = page.split("<tbody>", 1)
+    rows = body.split("<tr>")
+    classes = [str(v).replace(" ", "-") for v in df[verdict_column]]
+    return head + "<tbody>" + rows[0] + "".join(f'<tr class="{c}">{r}' for c, r in zip(classes, rows[1:]))
 
 
 def _fmt(v):
@@ -68,22 +69,36 @@ def _git_commit():
         return "unknown"
 
 
-def study_section(study, spec, results, scale, out):
-    parts = [f"<h2>Study <code>{html.escape(study)}</code></h2>"]
-    for fig, caption in spec["figures"].items():
+def study_section(study, results, scale, out):
+    """One study: each figure with its caption, its table and the verdicts of
+    the claims about it beside it."""
+    title = studies.registry()[study]["title"]
+    parts = [f"<h2 id='{html.escape(study)}'>Study <code>{html.escape(study)}</code>: {html.escape(title)}</h2>"]
+    claims = pd.read_csv(Path(results, scale, "claims", f"{study}.csv"), keep_default_na=False, na_values=[""])
+    for fig in studies.figures(study):
         png = Path(results, scale, "figures", study, f"{fig}.png")
         pdf = png.with_suffix(".pdf")
         table = Path(results, scale, "tables", study, f"{fig}.csv")
-        data = base64.b64encode(png.read_bytes()).decode()
-        parts.append(f"<h3>{html.escape(study)}/{html.escape(fig)}</h3>"
-                     f"<p>{html.escape(caption)} <a href='{_rel(pdf, out)}'>PDF</a> · "
+        caption = studies.caption(study, fig)
+        frame = pd.read_csv(table)
+        failed = "error" in frame.columns and list(frame.columns) == ["study", "figure", "error"]
+        parts.append(f"<h3>{html.escape(study)}/{html.escape(fig)}</h3>")
+        if failed:
+            parts.append(f"<p class='not-reproduced'><b>This figure failed:</b> {html.escape(str(frame['error'][0]))}</p>")
+        parts.append(f"<p>{html.escape(caption)} <a href='{_rel(pdf, out)}'>PDF</a> · "
                      f"<a href='{_rel(table, out)}'>table CSV</a></p>"
-                     f"<img alt='{html.escape(study)}/{html.escape(fig)}' src='data:image/png;base64,{data}'>")
-        parts.append(_table(pd.read_csv(table)))
-    claims = pd.read_csv(Path(results, scale, "claims", f"{study}.csv"))
-    parts.append("<h3>Claims</h3><p class='note'>Verdict: reproduced when the whole 95% interval lies"
-                 " inside the expected range, not reproduced when wholly outside, inconclusive otherwise."
-                 " Evidence lists the raw log lines each value was read from.</p>")
+                     f"<div class='fig'><img alt='{html.escape(study)}/{html.escape(fig)}' "
+                     f"src='data:image/png;base64,{base64.b64encode(png.read_bytes()).decode()}'>")
+        mine = claims[claims["figure"].astype(str).str.split(" ").str[0] == fig]
+        if len(mine):
+            parts.append("<div class='claims'><b>Claims</b>" + _table(
+                mine[["claim", "statement", "section", "expected", "measured", "ci_low", "ci_high", "n", "verdict"]],
+                verdict_column="verdict") + "</div>")
+        parts.append("</div>")
+        parts.append(_table(frame))
+    parts.append("<h3>All claims</h3><p class='note'>Verdict: reproduced when the whole 95% interval lies"
+                 " inside the expected range, not reproduced when wholly outside, inconclusive otherwise,"
+                 " no data when the claim selected no rows. <i>runs</i> lists the runs each verdict used.</p>")
     parts.append(_table(claims.drop(columns=["evidence"]), verdict_column="verdict"))
     return "\n".join(parts)
 
@@ -122,31 +137,48 @@ def machine_section(hardware, out):
             + "<details><summary>every fingerprint field</summary>" + _table(df) + "</details>")
 
 
+def _run_row(path, out):
+    failure = bench.read_failure(path)
+    limits_path = Path(path[: -len(".jsonl")] + ".limits.json")
+    limits = _json(limits_path) if limits_path.exists() else {}
+    if failure:
+        meta = failure.get("meta", {})
+        return {"log": _rel(path, out), "status": f"FAILED: {failure['reason']}", "phase": failure.get("phase"),
+                "study": meta.get("study"), "figure": meta.get("experiment"), "point": meta.get("point"),
+                "rep": meta.get("repetition"), "fingerprint": "unknown (failed)"}
+    log = runlog.read(path)
+    run, meta = log.run, log.run["meta"]
+    checks = log.of_type("check")
+    return {"log": _rel(path, out), "status": "ok", "phase": meta.get("phase", "all"),
+            "study": meta.get("study"), "figure": meta.get("experiment"), "point": meta.get("point"),
+            "rep": meta.get("repetition"), "engine": aggregate.engine_of(run),
+            "dataset": meta.get("dataset"), "seed": run["seed"], "keys": run["dataset"]["distinct"],
+            "verified": checks[0].data["verified"] if checks else "—",
+            "wrong": checks[0].data["wrong"] if checks else "—",
+            "db copy": meta.get("db_copy", "—"), "cache": meta.get("cache", "—"),
+            "memory limit": limits.get("limit_spec", "—"),
+            "limit enforced": limits.get("enforced", "—") if limits.get("enforced", True)
+            else f"NO: {limits.get('not_enforced_reason')}",
+            "peak MiB": round(limits["peak_bytes"] / 2**20, 1) if limits.get("peak_bytes") else "—",
+            "build": (run.get("build_id") or {}).get("id", ""),
+            "fingerprint": (run["attached"].get("fingerprint") or {}).get("id", "")}
+
+
 def runs_section(logs, out):
-    rows = []
-    for path in logs:
-        log = runlog.read(path)
-        run, meta = log.run, log.run["meta"]
-        check = log.of_type("check")[0].data
-        limits_path = Path(path[: -len(".jsonl")] + ".limits.json")
-        limits = _json(limits_path) if limits_path.exists() else {}
-        rows.append({"log": f"{_rel(path, out)}", "study": meta.get("study"),
-                     "experiment": meta.get("experiment"), "engine": run["engine"],
-                     "dataset": meta.get("dataset"), "rep": meta.get("repetition"),
-                     "seed": run["seed"], "keys": run["dataset"]["distinct"],
-                     "verified": check["verified"], "wrong": check["wrong"],
-                     "memory limit": limits.get("limit_spec", "—"),
-                     "limit enforced": limits.get("enforced", "—") if limits.get("enforced", True)
-                     else f"NO: {limits.get('not_enforced_reason')}",
-                     "peak MiB": round(limits["peak_bytes"] / 2**20, 1) if limits.get("peak_bytes") else "—",
-                     "build": (run.get("build_id") or {}).get("id", ""),
-                     "fingerprint": (run["attached"].get("fingerprint") or {}).get("id", "")})
-    unenforced = [r["log"] for r in rows if str(r["limit enforced"]).startswith("NO")]
+    """Every run and load, one table per machine fingerprint: numbers of two
+    machines are never mixed."""
+    rows = [_run_row(p, out) for p in logs]
+    unenforced = [r["log"] for r in rows if str(r.get("limit enforced")).startswith("NO")]
     warning = (f"<p class='not-reproduced'><b>The memory limit was not enforced for {len(unenforced)}"
                f" of {len(rows)} runs</b> (the scale allows unenforced runs); see the column"
                " <i>limit enforced</i>.</p>") if unenforced else ""
-    return ("<h2>Runs</h2><p class='note'>Every run's raw log, never edited.</p>" + warning
-            + _table(pd.DataFrame(rows)))
+    frame = pd.DataFrame(rows)
+    parts = ["<h2>Runs</h2><p class='note'>Every run's and load's raw log, never edited, grouped by the"
+             " fingerprint of the machine that made it.</p>", warning]
+    for fp, group in frame.groupby("fingerprint", sort=True):
+        parts.append(f"<h3>Machine fingerprint <code>{html.escape(str(fp))}</code> ({len(group)} logs)</h3>")
+        parts.append(_table(group.drop(columns=["fingerprint"]).dropna(axis=1, how="all")))
+    return "".join(parts)
 
 
 @cli
@@ -154,18 +186,18 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scale", required=True)
     ap.add_argument("--results", required=True)
-    ap.add_argument("--studies", required=True, help="JSON: study -> {figures: {id: caption}}")
+    ap.add_argument("--studies", nargs="+", required=True, help="study ids (paper/studies.yaml)")
     ap.add_argument("--hardware", required=True, help="results/<scale>/hardware")
     ap.add_argument("--build-ids", nargs="+", required=True)
     ap.add_argument("--logs", nargs="+", required=True)
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
-    studies = json.loads(args.studies)
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     body = [f"<h1>Learned-index LSM reproduction — scale <code>{html.escape(args.scale)}</code></h1>",
             f"<p class='note'>Generated {now} from commit <code>{_git_commit()}</code>."
             " Every number below is computed from the raw run logs listed at the end.</p>"]
-    body += [study_section(s, spec, args.results, args.scale, args.out) for s, spec in studies.items()]
+    body.append("<p>Studies: " + " · ".join(f"<a href='#{html.escape(s)}'>{html.escape(s)}</a>" for s in args.studies) + "</p>")
+    body += [study_section(s, args.results, args.scale, args.out) for s in args.studies]
     body += [builds_section(args.build_ids), machine_section(args.hardware, args.out),
              runs_section(args.logs, args.out)]
     page = (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>LSM reproduction ({args.scale})</title>"

@@ -1,74 +1,134 @@
-# Functions of the paper rules: which products each study registers, and
-# where each study's jobs put their logs.
-import json
+# Functions of the paper rules (paper/paper.smk): every study's runs come from
+# its paper/<study>/experiments.yaml through lsmrepro/studies.py; nothing
+# here is specific to one study or figure.
+from lsmrepro import studies as lsm_studies
 
-# study -> {"figures": {figure id: caption}, "logs": scale -> run log paths,
-#           "raw": scale -> every raw file (logs and runner reports)}
-STUDY_OUTPUTS = {}
+try:
+    STUDIES = lsm_studies.studies_with_specs()
+    STUDY_FIGURES = [(s, f) for s, f, _ in lsm_studies.all_figures()]
+    # Every run of every figure per scale; `select` narrows what targets ask for.
+    RUNS = {scale: lsm_studies.runs(SCALES[scale]) for scale in SCALES}
+    SELECTED = {scale: lsm_studies.runs(SCALES[scale], select=config.get("select")) for scale in SCALES}
+except InputError as e:
+    sys.stderr.write(f"error: {e}\n")
+    sys.exit(2)
+
+RUN_BY_ID = {scale: {(r.study, r.figure, r.point, r.rep): r for r in frame.itertuples()}
+             for scale, frame in RUNS.items()}
+RUNS_OF_LOAD = {scale: {load: list(g.itertuples()) for load, g in frame.groupby("load")} if len(frame) else {}
+                for scale, frame in RUNS.items()}
 
 
-def study_products(scale):
+def run_stem(scale, study, figure, point, rep):
+    return f"{RESULTS}/{scale}/raw/{study}/{figure}/{point}/r{rep}"
+
+
+def load_stem(scale, load):
+    return f"{RESULTS}/{scale}/raw/loads/{load}"
+
+
+def load_db(scale, load):
+    return f"{hardware_db_dir(scale)}/loads/{load}"
+
+
+def figure_runs(scale, study, figure=None, selected=True):
+    frame = (SELECTED if selected else RUNS)[scale]
+    if not len(frame):
+        return frame
+    rows = frame[frame["study"] == study]
+    return rows if figure is None else rows[rows["figure"] == figure]
+
+
+def run_raw(scale, rows):
+    """Every raw file of these runs and of the loads they start from."""
     files = []
-    for study, spec in STUDY_OUTPUTS.items():
-        for fig in spec["figures"]:
-            files += [f"{RESULTS}/{scale}/figures/{study}/{fig}.png",
-                      f"{RESULTS}/{scale}/tables/{study}/{fig}.csv"]
-        files.append(f"{RESULTS}/{scale}/claims/{study}.csv")
+    for r in rows.itertuples():
+        stem = run_stem(scale, r.study, r.figure, r.point, r.rep)
+        files += [f"{stem}.jsonl", f"{stem}.limits.json"]
+    for load in sorted(set(rows["load"])) if len(rows) else []:
+        files += [f"{load_stem(scale, load)}.jsonl", f"{load_stem(scale, load)}.limits.json"]
     return files
 
 
-def study_logs(scale):
-    return [p for spec in STUDY_OUTPUTS.values() for p in spec["logs"](scale)]
-
-
 def study_raw(scale):
-    """Every raw file of every study. Targets request them besides the
-    report: Snakemake does not regenerate a deleted intermediate whose
+    """Every raw file of every selected run. Targets request them besides
+    the report: Snakemake does not regenerate a deleted intermediate whose
     dependents are up to date, and a deleted raw log must be run again."""
-    return [p for spec in STUDY_OUTPUTS.values() for p in spec["raw"](scale)]
+    return run_raw(scale, SELECTED[scale])
 
 
-def studies_json():
-    return json.dumps({s: {"figures": v["figures"]} for s, v in STUDY_OUTPUTS.items()})
+def study_logs(scale, study=None):
+    """Run and load logs (no runner reports) of a study, or of all."""
+    rows = SELECTED[scale] if study is None else figure_runs(scale, study)
+    return [p for p in run_raw(scale, rows) if p.endswith(".jsonl")]
 
 
-def baseline_point_runs(scale):
-    c = SCALES[scale]["baseline"]["point"]
-    return [f"{RESULTS}/{scale}/raw/baseline/point/{e}__{d}__r{r}"
-            for r in range(c["repetitions"]) for d in c["datasets"] for e in c["engines"]]
+def figure_products(scale, study, figure):
+    return [f"{RESULTS}/{scale}/figures/{study}/{figure}.{ext}" for ext in ("pdf", "png")] + \
+           [f"{RESULTS}/{scale}/tables/{study}/{figure}.{ext}" for ext in ("csv", "md")]
 
 
-def baseline_point_logs(scale):
-    return [f"{run}.jsonl" for run in baseline_point_runs(scale)]
+def claims_products(scale, study):
+    return [f"{RESULTS}/{scale}/claims/{study}.{ext}" for ext in ("csv", "md")]
 
 
-def baseline_point_raw(scale):
-    """Every raw file of the runs: lsmbench's log and the runner's report."""
-    return [f"{run}{ext}" for run in baseline_point_runs(scale) for ext in (".jsonl", ".limits.json")]
+def study_products(scale, study=None):
+    files = []
+    for s, f in STUDY_FIGURES:
+        if study in (None, s):
+            files += figure_products(scale, s, f)
+    for s in STUDIES:
+        if study in (None, s):
+            files += claims_products(scale, s)
+    return files
 
 
-def baseline_point_dataset(wildcards):
-    c = SCALES[wildcards.scale]["baseline"]["point"]
-    return dataset_file(wildcards.scale, c["datasets"][wildcards.dataset])
+def _peers(scale, rows):
+    """Every binary and dataset the figures of these runs compare: no run
+    starts before all are built, so repetitions interleave across engines
+    and no build competes with a measurement."""
+    figs = {(r.study, r.figure) for r in rows}
+    peers = RUNS[scale][[ (s, f) in figs for s, f in zip(RUNS[scale]["study"], RUNS[scale]["figure"])]]
+    return sorted({engine_binary(e) for e in peers["engine"]} |
+                  {dataset_file(scale, d) for d in peers["dataset_name"]})
 
 
-def baseline_point_peers(wildcards):
-    """Every binary and dataset the experiment compares: no run starts before
-    all are built, so repetitions interleave across engines and no build
-    competes with a measurement."""
-    c = SCALES[wildcards.scale]["baseline"]["point"]
-    files = [engine_binary(e) for e in c["engines"]]
-    return files + [dataset_file(wildcards.scale, d) for d in c["datasets"].values()]
+def run_row(w):
+    try:
+        return RUN_BY_ID[w.scale][(w.study, w.figure, w.point, int(w.rep))]
+    except KeyError:
+        raise ValueError(f"{w.study}/{w.figure}: no point {w.point!r} rep {w.rep} in its experiments.yaml") from None
 
 
-def interleaved_priority(wildcards):
+def load_rows(w):
+    try:
+        return RUNS_OF_LOAD[w.scale][w.load]
+    except KeyError:
+        raise ValueError(f"no figure starts from load {w.load!r}") from None
+
+
+def bench_inputs(row_of):
+    """Input functions of a benchmark job whose spec row is row_of(w)."""
+    def binary(w):
+        return engine_binary(row_of(w).engine)
+
+    def build_id(w):
+        return engine_build_id(row_of(w).engine)
+
+    def dataset(w):
+        return dataset_file(w.scale, row_of(w).dataset_name)
+
+    def manifest(w):
+        return dataset(w) + ".manifest.json"
+
+    return binary, build_id, dataset, manifest
+
+
+def bench_memory_limit(row):
+    return row.memory_limit if isinstance(row.memory_limit, str) else None
+
+
+def interleaved_priority(rep):
     # Repetition r of every configuration runs before repetition r+1 of any:
     # repetitions interleave, so drift in the machine spreads evenly.
-    return 1000 - int(wildcards.rep)
-
-
-STUDY_OUTPUTS["baseline"] = {
-    "figures": {"point": "Point-lookup latency (mean, p99) and throughput of pristine LevelDB 1.23 and RocksDB 7.8.3."},
-    "logs": baseline_point_logs,
-    "raw": baseline_point_raw,
-}
+    return 1000 - int(rep)

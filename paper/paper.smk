@@ -1,13 +1,173 @@
-# Figures, tables, claims and the report. Each study's rules are in
-# paper/<study>/<study>.smk and register their products in STUDY_OUTPUTS
-# (paper/common.smk).
-
-
+# Figures, tables, claims and the report of every study, all from the specs
+# paper/<study>/experiments.yaml (paper/README.md): one load rule, one run
+# rule, one aggregation, figure and claims rule (a job per study or figure),
+# and a target per study and per figure named <study>_<figure> ('-' -> '_').
 import os
 
 
 include: "common.smk"
-include: "baseline/baseline.smk"
+
+
+wildcard_constraints:
+    study="|".join(STUDIES) or "none",
+    figure=r"[a-zA-Z0-9-]+",
+    point=r"[^/]+",
+    load=r"[^/]+",
+
+
+_load_inputs = bench_inputs(lambda w: load_rows(w)[0])
+_run_inputs = bench_inputs(run_row)
+
+
+# A database loaded and settled once, shared by every run that starts from it
+# (temp: removed when its last run is done).
+rule bench_load:
+    input:
+        binary=_load_inputs[0],
+        build_id=_load_inputs[1],
+        dataset=_load_inputs[2],
+        manifest=_load_inputs[3],
+        fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
+        calibration=f"{RESULTS}/{{scale}}/hardware/calibration.json",
+        peers=lambda w: _peers(w.scale, load_rows(w)),
+    output:
+        db=temp(directory(f"{RESULTS}/{{scale}}/db/loads/{{load}}")),
+        log=f"{RESULTS}/{{scale}}/raw/loads/{{load}}.jsonl",
+        limits=f"{RESULTS}/{{scale}}/raw/loads/{{load}}.limits.json",
+    # Job times ./reproduce --estimate scales to other sizes.
+    benchmark:
+        f"{RESULTS}/{{scale}}/benchmarks/loads/{{load}}.tsv"
+    params:
+        py=PY,
+        limit=lambda w: bench_memory_limit(load_rows(w)[0]) or hardware_memory_limit(w),
+        unenforced=hardware_unenforced_flag,
+        args=lambda w: " ".join(load_rows(w)[0].load_args),
+    # The machine to itself: no build or generator competes for its cores.
+    threads: workflow.cores
+    resources:
+        bench_lock=1,
+    priority: lambda w: interleaved_priority(load_rows(w)[0].rep)
+    conda:
+        CONDA_ENV
+    log:
+        f"{RESULTS}/{{scale}}/logs/loads/{{load}}.log",
+    shell:
+        "{params.py} lsmrepro.bench load --db {output.db} --log {output.log} --limits {output.limits}"
+        " --memory {params.limit} {params.unenforced} --"
+        " {input.binary} --dataset {input.dataset} --dataset-manifest {input.manifest}"
+        " --attach fingerprint={input.fingerprint} --attach calibration={input.calibration}"
+        " --build-id {input.build_id} {params.args}"
+        " --meta scale={wildcards.scale} --meta load={wildcards.load} 2> {log}"
+
+
+# Any point of any study: a copy of its load's database, the run phase under
+# the memory limit, one log.
+rule bench_run:
+    input:
+        binary=_run_inputs[0],
+        build_id=_run_inputs[1],
+        dataset=_run_inputs[2],
+        manifest=_run_inputs[3],
+        fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
+        calibration=f"{RESULTS}/{{scale}}/hardware/calibration.json",
+        load_db=lambda w: load_db(w.scale, run_row(w).load),
+        load_log=lambda w: f"{load_stem(w.scale, run_row(w).load)}.jsonl",
+        peers=lambda w: _peers(w.scale, [run_row(w)]),
+    output:
+        log=f"{RESULTS}/{{scale}}/raw/{{study}}/{{figure}}/{{point}}/r{{rep}}.jsonl",
+        limits=f"{RESULTS}/{{scale}}/raw/{{study}}/{{figure}}/{{point}}/r{{rep}}.limits.json",
+    benchmark:
+        f"{RESULTS}/{{scale}}/benchmarks/{{study}}/{{figure}}/{{point}}/r{{rep}}.tsv"
+    params:
+        py=PY,
+        limit=lambda w: bench_memory_limit(run_row(w)) or hardware_memory_limit(w),
+        unenforced=hardware_unenforced_flag,
+        args=lambda w: " ".join(run_row(w).run_args),
+        cache=lambda w: run_row(w).cache,
+        workdb=lambda w: f"{hardware_db_dir(w.scale)}/runs/{w.study}/{w.figure}/{w.point}/r{w.rep}",
+        r=lambda w: run_row(w),
+    threads: workflow.cores
+    resources:
+        bench_lock=1,
+    priority: lambda w: interleaved_priority(w.rep)
+    conda:
+        CONDA_ENV
+    log:
+        f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}/{{point}}/r{{rep}}.log",
+    shell:
+        "{params.py} lsmrepro.bench run --from {input.load_db} --load-log {input.load_log}"
+        " --db {params.workdb} --cache {params.cache} --log {output.log} --limits {output.limits}"
+        " --memory {params.limit} {params.unenforced} --"
+        " {input.binary} --dataset {input.dataset} --dataset-manifest {input.manifest}"
+        " --attach fingerprint={input.fingerprint} --attach calibration={input.calibration}"
+        " --build-id {input.build_id} {params.args}"
+        " --meta study={wildcards.study} --meta experiment={wildcards.figure}"
+        " --meta scale={wildcards.scale} --meta dataset={params.r.dataset}"
+        " --meta repetition={wildcards.rep} --meta point={wildcards.point}"
+        " --meta load={params.r.load} 2> {log}"
+
+
+# One tidy table per study: a row per (run, metric), each with its source.
+rule study_tidy:
+    input:
+        lambda w: run_raw(w.scale, figure_runs(w.scale, w.study)),
+    output:
+        f"{RESULTS}/{{scale}}/tidy/{{study}}.csv",
+    params:
+        py=PY,
+    conda:
+        CONDA_ENV
+    log:
+        f"{RESULTS}/{{scale}}/logs/{{study}}/tidy.log",
+    shell:
+        "{params.py} lsmrepro.aggregate --out {output} {input} 2> {log}"
+
+
+# Any figure: paper/<study>/<figure>.py applied to the study's tidy data.
+rule study_figure:
+    input:
+        tidy=f"{RESULTS}/{{scale}}/tidy/{{study}}.csv",
+        spec="paper/{study}/experiments.yaml",
+        code="paper/{study}/{figure}.py",
+        style="paper/plotting.py",
+        datasets=lambda w: [dataset_file(w.scale, d) for d in
+                            lsm_studies.figure_datasets(w.study, w.figure)],
+    output:
+        pdf=f"{RESULTS}/{{scale}}/figures/{{study}}/{{figure}}.pdf",
+        png=report(f"{RESULTS}/{{scale}}/figures/{{study}}/{{figure}}.png",
+                   caption="caption.rst", category="{study}", subcategory="{figure}"),
+        csv=f"{RESULTS}/{{scale}}/tables/{{study}}/{{figure}}.csv",
+        md=f"{RESULTS}/{{scale}}/tables/{{study}}/{{figure}}.md",
+    params:
+        py=PY,
+        caption=lambda w: lsm_studies.caption(w.study, w.figure),
+        datasets=lambda w, input: " ".join(input.datasets),
+    conda:
+        CONDA_ENV
+    log:
+        f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_figure.log",
+    shell:
+        "{params.py} lsmrepro.figure --study {wildcards.study} --figure {wildcards.figure}"
+        " --tidy {input.tidy} --datasets {params.datasets} --out-pdf {output.pdf} --out-png {output.png}"
+        " --out-csv {output.csv} --out-md {output.md} 2> {log}"
+
+
+rule study_claims:
+    input:
+        tidy=f"{RESULTS}/{{scale}}/tidy/{{study}}.csv",
+        claims="paper/claims.yaml",
+    output:
+        csv=f"{RESULTS}/{{scale}}/claims/{{study}}.csv",
+        md=f"{RESULTS}/{{scale}}/claims/{{study}}.md",
+    params:
+        py=PY,
+    conda:
+        CONDA_ENV
+    log:
+        f"{RESULTS}/{{scale}}/logs/{{study}}/claims.log",
+    shell:
+        "{params.py} lsmrepro.claims --study {wildcards.study} --tidy {input.tidy} --claims {input.claims}"
+        " --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
 
 rule report:
@@ -23,7 +183,7 @@ rule report:
         py=PY,
         # results/<scale>/report/index.html -> results
         results=lambda w, output: os.path.dirname(os.path.dirname(os.path.dirname(output[0]))),
-        studies=studies_json(),
+        studies=" ".join(STUDIES),
         hardware=lambda w, input: os.path.dirname(input.fingerprint),
     conda:
         CONDA_ENV
@@ -31,5 +191,28 @@ rule report:
         f"{RESULTS}/{{scale}}/logs/report.log",
     shell:
         "{params.py} lsmrepro.report --scale {wildcards.scale} --results {params.results}"
-        " --studies '{params.studies}'"
-        " --hardware {params.hardware} --build-ids {input.builds} --logs {input.logs} --out {output} 2> {log}"
+        " --studies {params.studies} --hardware {params.hardware} --build-ids {input.builds}"
+        " --logs {input.logs} --out {output} 2> {log}"
+
+
+# Targets: `<study>_<figure>` (./reproduce <study>/<figure>) and `<study>`
+# (./reproduce <study>), at config["scale"], with what `select` keeps.
+for _study, _figure in STUDY_FIGURES:
+
+    rule:
+        name:
+            lsm_studies.module_name(f"{_study}_{_figure}")
+        input:
+            run_raw(config["scale"], figure_runs(config["scale"], _study, _figure)),
+            figure_products(config["scale"], _study, _figure),
+            claims_products(config["scale"], _study),
+
+
+for _study in STUDIES:
+
+    rule:
+        name:
+            lsm_studies.module_name(_study)
+        input:
+            run_raw(config["scale"], figure_runs(config["scale"], _study)),
+            study_products(config["scale"], _study),

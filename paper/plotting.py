@@ -1,5 +1,6 @@
-"""What every figure and table shares: one style, atomic PDF+PNG output,
-tidy-data selection, mean ± sd tables in CSV and Markdown."""
+"""What every figure and table shares: one seaborn style, tidy-data
+selection, failure marks, atomic PDF+PNG output, mean ± sd tables in CSV and
+Markdown (DataFrame.to_markdown)."""
 import matplotlib
 
 matplotlib.use("Agg")
@@ -9,26 +10,40 @@ import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from lsmrepro.atomic import atomic_path, write_text  # noqa: E402
-from lsmrepro.errors import InputError  # noqa: E402
+
+TIDY_DTYPES = {"run": str, "dataset": str, "engine": str, "point": str, "note": str}
 
 
 def style():
     sns.set_theme(context="paper", style="whitegrid", font_scale=1.1)
 
 
-def read_tidy(path, experiment):
-    tidy = pd.read_csv(path, dtype={"run": str, "dataset": str, "engine": str})
-    rows = tidy[tidy["experiment"] == experiment]
-    if rows.empty:
-        raise InputError(path, "experiment", f"rows of experiment {experiment!r} expected; none found")
-    return rows
+def read_tidy(path):
+    return pd.read_csv(path, dtype=TIDY_DTYPES, keep_default_na=False, na_values=[""])
 
 
 def metric(rows, name, **where):
+    """The rows of one metric, narrowed by column=value."""
     sel = rows[rows["metric"] == name]
     for column, value in where.items():
         sel = sel[sel[column].astype(str) == str(value)]
     return sel
+
+
+def failures(rows):
+    """One row per failed run: its factors and the reason (tidy `note`)."""
+    return rows[rows["metric"] == "failed"]
+
+
+def mark_failures(fig, rows, by=("engine", "dataset")):
+    """A footnote per failed (by...) group with its reason, as the papers mark
+    an index that cannot run on a dataset; the rest of the figure stands."""
+    failed = failures(rows)
+    if failed.empty:
+        return
+    lines = [" / ".join(str(r[c]) for c in by) + f": FAILED ({r['note']})"
+             for _, r in failed.drop_duplicates(list(by)).iterrows()]
+    fig.text(0.01, -0.02, "\n".join(lines), ha="left", va="top", color="#b00000", fontsize=8)
 
 
 def save_figure(fig, pdf, png):
@@ -36,6 +51,23 @@ def save_figure(fig, pdf, png):
         with atomic_path(path) as tmp:
             fig.savefig(tmp, format=str(path).rsplit(".", 1)[1], bbox_inches="tight", dpi=150)
     plt.close(fig)
+
+
+def error_figure(name, error):
+    fig, ax = plt.subplots(figsize=(8, 1.5))
+    ax.axis("off")
+    ax.text(0, 0.5, f"{name}: FIGURE FAILED\n{error}", color="#b00000", va="center", wrap=True)
+    return fig
+
+
+def table_figure(table, name):
+    """A table drawn as an image, for specs whose output is a table."""
+    fig, ax = plt.subplots(figsize=(min(2 + 1.6 * len(table.columns), 16), 0.6 + 0.3 * (len(table) + 1)))
+    ax.axis("off")
+    ax.set_title(name)
+    cells = [[_cell(v) for v in row] for row in table.itertuples(index=False)]
+    ax.table(cellText=cells or [[""] * len(table.columns)], colLabels=list(table.columns), loc="center")
+    return fig
 
 
 def summary_table(parts, by):
@@ -52,10 +84,7 @@ def summary_table(parts, by):
 def save_table(table, csv_path, md_path, caption):
     with atomic_path(csv_path) as tmp:
         table.to_csv(tmp, index=False)
-    header = "| " + " | ".join(table.columns) + " |"
-    sep = "|" + "---|" * len(table.columns)
-    body = ["| " + " | ".join(_cell(v) for v in row) + " |" for row in table.itertuples(index=False)]
-    write_text(md_path, f"{caption}\n\n" + "\n".join([header, sep, *body]) + "\n")
+    write_text(md_path, f"{caption}\n\n{table.to_markdown(index=False, floatfmt='.4g')}\n")
 
 
 def _cell(v):

@@ -1,10 +1,67 @@
+"""Fixtures of the Python tests (pytest finds them here; never imported by
+name): the repository root and sample run logs shaped like lsmbench's."""
+import json
+from pathlib import Path
+
 import pytest
 
-from tests.helpers import sample_records, write_log
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _records(engine="leveldb", rep=0, harness=10.0, engine_ns=1000.0, wrong=0, build_engine=None,
+             point=None, experiment="point"):
+    meta = {"study": "baseline", "experiment": experiment, "scale": "smoke", "dataset": "uniform",
+            "repetition": str(rep)}
+    if point:
+        meta["point"] = point
+    return [
+        {"type": "run", "schema_version": 1, "engine": engine,
+         "build_id": {"id": "b1", "engine": build_engine or engine},
+         "options": {}, "dataset": {"path": "d_uint64", "count": 10, "duplicates": 0, "distinct": 10,
+                                    "manifest": None},
+         "workload": {"kind": "point"}, "seed": 7, "meta": meta,
+         "attached": {"fingerprint": {"id": "fp1"}}},
+        {"type": "phase", "phase": "load", "ops": 10, "seconds": 0.5, "ops_per_sec": 20.0},
+        {"type": "phase", "phase": "settle", "ops": 0, "seconds": 0.1, "ops_per_sec": 0.0},
+        {"type": "phase", "phase": "run", "ops": 100, "seconds": 0.01, "ops_per_sec": 10000.0},
+        {"type": "latency", "op": "get", "subset": "all", "unit": "ns", "count": 100, "mean": 1234.5,
+         "min": 900, "p50": 1200, "p90": 1500, "p99": 2000, "p999": 2500, "max": 3000,
+         "buckets": [[896, 927, 1], [1184, 1215, 99]]},
+        {"type": "breakdown", "scope": "driver", "ops": 100, "unit": "ns",
+         "steps": {"engine_call": engine_ns * 100, "harness": harness * 100},
+         "per_op": {"engine_call": engine_ns, "harness": harness}},
+        {"type": "engine", "index_bytes": 4096, "files_per_level": [0, 1], "compaction_seconds": 0.0,
+         "blocks_read": None},
+        {"type": "check", "verified": 100, "wrong": wrong, "examples": []},
+        {"type": "end", "status": "ok"},
+    ]
+
+
+def _write(path, records, newline_at_end=True):
+    text = "\n".join(json.dumps(r) for r in records) + ("\n" if newline_at_end else "")
+    Path(path).write_text(text)
+    return path
+
+
+@pytest.fixture
+def repo():
+    return REPO
+
+
+@pytest.fixture
+def sample_records():
+    """records(**kw): a valid lsmbench log's records."""
+    return _records
+
+
+@pytest.fixture
+def write_log():
+    """write(path, records, newline_at_end=True): a JSON-lines log file."""
+    return _write
 
 
 @pytest.fixture
 def make_log(tmp_path):
     def make(name="leveldb__uniform__r0.jsonl", **kw):
-        return str(write_log(tmp_path / name, sample_records(**kw)))
+        return str(_write(tmp_path / name, _records(**kw)))
     return make

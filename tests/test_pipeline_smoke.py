@@ -3,6 +3,7 @@ real runs, real figures — into a fresh results folder, then what a user of
 the workflow relies on: outputs exist, every tidy number traces back to a raw
 log line, a second run has nothing to do, deleting one raw log re-runs just
 that job and what depends on it, and bad input fails with one clear line."""
+from pathlib import Path
 import json
 import os
 import re
@@ -13,7 +14,7 @@ import sys
 import pandas as pd
 import pytest
 
-from tests.helpers import REPO
+REPO = Path(__file__).resolve().parent.parent  # the repository root
 
 pytestmark = pytest.mark.e2e
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "--profile", "profiles/default"]

@@ -1,8 +1,9 @@
 """The workflow itself: lint-clean, and a dry run of every target resolves."""
+from pathlib import Path
 import subprocess
 import sys
 
-from tests.helpers import REPO
+REPO = Path(__file__).resolve().parent.parent  # the repository root
 
 
 def _snakemake(*args):

@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   CLI::App app{"lsmbench (" + engine->Name() + "): load, run, verify, log"};
   std::string db_dir, dataset, dataset_manifest, build_id_file, log_path;
   std::string load_order = "shuffled", workload = "point", settle = "wait";
-  std::string progress = "auto", key_encoding = "be64", ycsb_spec;
+  std::string progress = "auto", key_encoding = "be64", ycsb_spec, phase = "all";
   uint64_t ops_count = 100000, seed = 1, settle_every = 0;
   size_t value_bytes = 64;
   double negative_share = 0.0;
@@ -101,6 +101,10 @@ int main(int argc, char** argv) {
   app.add_option("--log", log_path, "JSON-lines run log to write");
   app.add_option("--progress", progress)->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("--keep-db", keep_db, "leave the database on disk after the run");
+  app.add_option("--phase", phase,
+                 "all: load, settle and run; load: load and settle, keep the database; "
+                 "run: run on the database a --phase load left (same dataset, order, seed)")
+      ->check(CLI::IsMember({"all", "load", "run"}));
   app.add_flag("--list-options", list_options, "print the engine's options and exit");
   CLI11_PARSE(app, argc, argv);
 
@@ -144,6 +148,7 @@ int main(int argc, char** argv) {
   spec.value_bytes = value_bytes;
   spec.seed = seed;
   spec.full_compaction = settle == "full";
+  spec.load = phase != "run";
   nlohmann::json ycsb_info = nullptr;
   if (workload == "ycsb") {
     if (ycsb_spec.empty()) return Fail("--workload ycsb needs --spec (a YCSB property file)");
@@ -172,10 +177,14 @@ int main(int argc, char** argv) {
       spec.ops = PointLookups(spec.keys, ops_count, negative_share, seed);
     }
   }
+  if (phase == "load") spec.ops.clear();
   spec.progress = progress == "always" || (progress == "auto" && spec.keys.size() >= 1000000);
 
   std::error_code ec;
-  std::filesystem::remove_all(db_dir, ec);
+  if (phase == "run" && !std::filesystem::is_directory(db_dir)) {
+    return Fail(db_dir + ": --phase run needs the database a --phase load left");
+  }
+  if (phase != "run") std::filesystem::remove_all(db_dir, ec);
   std::filesystem::create_directories(std::filesystem::path(db_dir).parent_path(), ec);
 
   RunLog log;
@@ -199,7 +208,8 @@ int main(int argc, char** argv) {
                                   {"loaded_keys", spec.keys.size()},
                                   {"ycsb", ycsb_info},
                                   {"settle", settle},
-                                  {"settle_every", spec.settle_every}}},
+                                  {"settle_every", spec.settle_every},
+                                  {"phase", phase}}},
                     {"seed", seed},
                     {"meta", meta},
                     {"attached", attached}});
@@ -207,7 +217,7 @@ int main(int argc, char** argv) {
   if (!engine->Open(db_dir, options, &err)) return Fail(db_dir + ": open: " + err);
   RunResult result = Run(engine.get(), spec, &log);
   engine->Close();
-  if (!keep_db) std::filesystem::remove_all(db_dir, ec);
+  if (!keep_db && phase != "load") std::filesystem::remove_all(db_dir, ec);
 
   if (!result.error.empty()) return Fail(engine->Name() + ": " + result.error);
   if (result.wrong > 0) {

@@ -112,30 +112,32 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
   AnswerDigest digest;
   Executor exec(engine, spec, &verifier, spec.digest ? &digest : nullptr);
 
-  // Load.
-  std::vector<uint64_t> order = spec.keys;
-  if (spec.shuffled_load) Shuffle(&order, spec.seed ^ 0x6c6f6164ull);
-  Progress load_bar("load", order.size(), spec.progress);
-  uint64_t t0 = NowNanos();
-  for (uint64_t i = 0; i < order.size(); i++) {
-    if (!exec.Load(order[i], &err)) {
-      result.error = "load: " + err;
+  // Load and settle, unless the database already holds the keys.
+  if (spec.load) {
+    std::vector<uint64_t> order = spec.keys;
+    if (spec.shuffled_load) Shuffle(&order, spec.seed ^ 0x6c6f6164ull);
+    Progress load_bar("load", order.size(), spec.progress);
+    uint64_t t0 = NowNanos();
+    for (uint64_t i = 0; i < order.size(); i++) {
+      if (!exec.Load(order[i], &err)) {
+        result.error = "load: " + err;
+        return result;
+      }
+      load_bar.Tick(i + 1);
+    }
+    load_bar.Done();
+    log->Write("phase", Phase("load", order.size(), NowNanos() - t0));
+    order.clear();
+    order.shrink_to_fit();
+
+    // Settle.
+    t0 = NowNanos();
+    if (!engine->Settle(spec.full_compaction, &err)) {
+      result.error = "settle: " + err;
       return result;
     }
-    load_bar.Tick(i + 1);
+    log->Write("phase", Phase("settle", 0, NowNanos() - t0));
   }
-  load_bar.Done();
-  log->Write("phase", Phase("load", order.size(), NowNanos() - t0));
-  order.clear();
-  order.shrink_to_fit();
-
-  // Settle.
-  t0 = NowNanos();
-  if (!engine->Settle(spec.full_compaction, &err)) {
-    result.error = "settle: " + err;
-    return result;
-  }
-  log->Write("phase", Phase("settle", 0, NowNanos() - t0));
 
   // Edge probes, untimed, before the stream (which may write).
   uint64_t nanos;

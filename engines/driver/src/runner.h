@@ -25,6 +25,10 @@ struct RunSpec {
   uint64_t seed = 1;
   bool full_compaction = false;  // settle: compact everything vs wait idle
   bool progress = true;
+  // --phase: load and settle the keys (false: the database already holds
+  // them, left by an earlier load), then run the operation stream.
+  bool load = true;
+  bool run = true;
   std::vector<Op> ops;
   // The differential workload: digest every answer into the check record,
   // and flush + settle every `settle_every` ops (0 = never) so writes made

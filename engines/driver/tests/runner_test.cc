@@ -129,6 +129,34 @@ TEST_F(RunnerTest, LogHasEveryRecordTypeAndEndsWithEnd) {
   EXPECT_EQ(last, "end");
 }
 
+// lsmbench --phase load then --phase run: the run skips load and settle and
+// answers from what the earlier load left; without that load it fails.
+TEST_F(RunnerTest, RunWithoutLoadAnswersFromTheDatabaseALoadLeft) {
+  auto phases = [this] {
+    std::ifstream in(path_);
+    std::vector<std::string> out;
+    std::string line;
+    while (std::getline(in, line)) {
+      nlohmann::json r = nlohmann::json::parse(line);
+      if (r["type"] == "phase") out.push_back(r["phase"]);
+    }
+    return out;
+  };
+  MapEngine loaded;
+  std::vector<Op> ops = spec_.ops;
+  spec_.ops.clear();  // --phase load
+  EXPECT_EQ(RunWith(&loaded).wrong, 0u);
+  EXPECT_THAT(phases(), ::testing::ElementsAre("load", "settle", "run"));
+  spec_.ops = ops;  // --phase run, same engine state
+  spec_.load = false;
+  RunResult r = RunWith(&loaded);
+  EXPECT_EQ(r.wrong, 0u);
+  EXPECT_GT(r.verified, 3000u);
+  EXPECT_THAT(phases(), ::testing::ElementsAre("run"));
+  MapEngine empty;  // no load before: present keys are missing
+  EXPECT_GT(RunWith(&empty).wrong, 0u);
+}
+
 TEST_F(RunnerTest, UnfinishedLogNeverAppearsUnderItsName) {
   std::string err;
   std::filesystem::remove(path_);

@@ -1,0 +1,202 @@
+"""One benchmark job of a study: a load (lsmbench --phase load leaves a
+settled database) or a run (lsmbench --phase run on its own copy of a load's
+database), under the cgroup runner's memory limit.
+
+    python -m lsmrepro.bench load --db DIR --log L.jsonl --limits L.limits.json \\
+        --memory 70% [--allow-unenforced] -- LSMBENCH ARGS...
+    python -m lsmrepro.bench run --from LOAD_DIR --load-log LOAD.jsonl --db COPY_DIR \\
+        --cache warm|cold --log R.jsonl --limits R.limits.json --memory 70% -- LSMBENCH ARGS...
+
+A run's copy is a reflink where the filesystem has them (`cp --reflink=always`),
+else a plain copy; `cold` then writes back and drops the copy's cached pages
+(fdatasync + POSIX_FADV_DONTNEED on every file) and, as root, the whole page
+cache (/proc/sys/vm/drop_caches). The run log's `meta` says what was done:
+db_copy=reflink|copy, cache=warm|cold, cache_evicted_files=N,
+cache_dropped=yes|no (why).
+
+A job that fails (the engine errs, the memory limit kills it, its load
+failed) still leaves its log path holding one `failed` record with the
+reason, so the figure marks the failure and the rest of it renders. A run
+with wrong answers is no result and no failure mark: the job fails.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from hardware.cgroup_run import evict
+from lsmrepro.atomic import write_text
+from lsmrepro.errors import InputError, cli
+
+FAILED_MARK = "FAILED.json"  # in a load's database folder when the load failed
+
+
+def copy_db(src, dst):
+    """Copies a database folder; returns "reflink" or "copy"."""
+    dst = Path(dst)
+    shutil.rmtree(dst, ignore_errors=True)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    r = subprocess.run(["cp", "-a", "--reflink=always", str(src), str(dst)], capture_output=True, text=True)
+    if r.returncode == 0:
+        return "reflink"
+    shutil.rmtree(dst, ignore_errors=True)
+    subprocess.run(["cp", "-a", str(src), str(dst)], check=True)
+    return "copy"
+
+
+def make_cold(db):
+    """Evicts the database's pages; drops the page cache too when root."""
+    meta = {"cache_evicted_files": str(evict([db]))}
+    try:
+        os.sync()
+        with open("/proc/sys/vm/drop_caches", "w") as f:
+            f.write("3")
+        meta["cache_dropped"] = "yes"
+    except OSError as e:
+        meta["cache_dropped"] = f"no ({os.strerror(e.errno) if e.errno else e}; not root?)"
+    return meta
+
+
+def failed_record(log, phase, reason, status, meta):
+    write_text(log, json.dumps({"type": "failed", "phase": phase, "reason": reason,
+                                "exit_status": status, "meta": meta}) + "\n")
+
+
+def read_failure(path):
+    """The `failed` record of a job's log, or None when the log is lsmbench's."""
+    try:
+        with open(path) as f:
+            first = f.readline()
+        record = json.loads(first)
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) and record.get("type") == "failed" else None
+
+
+def _meta_of(lsmbench_args):
+    """The --meta items of an lsmbench command line, as a dict."""
+    out = {}
+    for flag, item in zip(lsmbench_args, lsmbench_args[1:]):
+        if flag == "--meta":
+            k, _, v = item.partition("=")
+            out[k] = v
+    return out
+
+
+def check_options(lsmbench_args):
+    """Every -o option must be the engine's (lsmbench --list-options): a
+    typo in a spec is bad input, never a failed run."""
+    given = [item.partition("=")[0] for flag, item in zip(lsmbench_args, lsmbench_args[1:]) if flag in ("-o", "--option")]
+    if not given:
+        return
+    listing = subprocess.run([lsmbench_args[0], "--list-options"], capture_output=True, text=True, check=True).stdout
+    known = [line.split()[0] for line in listing.splitlines() if line.strip()]
+    for name in given:
+        if name not in known:
+            raise InputError("paper/<study>/experiments.yaml", f"grid or option_sets option {name!r}",
+                             f"an option of {Path(lsmbench_args[0]).parent.parent.name} expected ({', '.join(known)})")
+
+
+def _run_job(args, extra_meta):
+    """cgroup_run around lsmbench; returns (status, the reason of a failure)."""
+    cmd = [sys.executable, "-m", "hardware.cgroup_run", "--memory", args.memory, "--report", args.limits]
+    if args.allow_unenforced:
+        cmd.append("--allow-unenforced")
+    cmd += ["--", *args.lsmbench, "--db", args.db, "--log", args.log]
+    for k, v in extra_meta.items():
+        if k in _meta_of(args.lsmbench):
+            continue
+        cmd += ["--meta", f"{k}={v}"]
+    print("bench:", " ".join(cmd), file=sys.stderr, flush=True)
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
+    last = ""
+    for line in proc.stderr:
+        sys.stderr.write(line)
+        if line.strip().startswith("error:"):
+            last = line.strip()[len("error:"):].strip()
+    status = proc.wait()
+    return status, last or f"exit status {status}"
+
+
+def _ensure_limits_report(path, reason):
+    if not Path(path).exists():
+        write_text(path, json.dumps({"enforced": False, "not_enforced_reason": reason}) + "\n")
+
+
+def load(args):
+    check_options(args.lsmbench)
+    meta = {**_meta_of(args.lsmbench), "phase": "load"}
+    status, reason = _run_job(args, meta)
+    if status == 0:
+        return 0
+    if Path(args.log + ".failed").exists():
+        print(f"error: {args.log}: wrong answers during the load; see {args.log}.failed", file=sys.stderr)
+        return 1
+    shutil.rmtree(args.db, ignore_errors=True)
+    Path(args.db).mkdir(parents=True)
+    write_text(Path(args.db, FAILED_MARK), json.dumps({"reason": reason, "exit_status": status}))
+    failed_record(args.log, "load", reason, status, meta)
+    _ensure_limits_report(args.limits, reason)
+    print(f"bench: load failed ({reason}); marked in {args.log}", file=sys.stderr)
+    return 0
+
+
+def run(args):
+    check_options(args.lsmbench)
+    meta = {**_meta_of(args.lsmbench), "phase": "run", "cache": args.cache, "load_log": args.load_log}
+    mark = Path(args.source, FAILED_MARK)
+    if mark.exists():
+        reason = "its load failed: " + json.loads(mark.read_text())["reason"]
+        failed_record(args.log, "run", reason, None, meta)
+        _ensure_limits_report(args.limits, reason)
+        print(f"bench: {reason}; marked in {args.log}", file=sys.stderr)
+        return 0
+    t0 = time.monotonic()
+    meta["db_copy"] = copy_db(args.source, args.db)
+    meta["db_copy_seconds"] = f"{time.monotonic() - t0:.3f}"
+    if args.cache == "cold":
+        meta.update(make_cold(args.db))
+    try:
+        status, reason = _run_job(args, meta)
+    finally:
+        shutil.rmtree(args.db, ignore_errors=True)
+    if status == 0:
+        return 0
+    if Path(args.log + ".failed").exists():
+        print(f"error: {args.log}: wrong answers; see {args.log}.failed", file=sys.stderr)
+        return 1
+    failed_record(args.log, "run", reason, status, meta)
+    _ensure_limits_report(args.limits, reason)
+    print(f"bench: run failed ({reason}); marked in {args.log}", file=sys.stderr)
+    return 0
+
+
+@cli
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("phase", choices=["load", "run"])
+    ap.add_argument("--db", required=True, help="load: the database to leave; run: where its copy goes")
+    ap.add_argument("--from", dest="source", help="run: the load's database folder")
+    ap.add_argument("--load-log", help="run: the load's log (named in the run's meta)")
+    ap.add_argument("--cache", choices=["warm", "cold"], default="warm")
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--limits", required=True)
+    ap.add_argument("--memory", required=True)
+    ap.add_argument("--allow-unenforced", action="store_true")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--" not in argv:
+        ap.error("-- then the lsmbench binary and its arguments expected")
+    cut = argv.index("--")
+    args = ap.parse_args(argv[:cut])
+    args.lsmbench = argv[cut + 1:]
+    if args.phase == "run" and not (args.source and args.load_log):
+        ap.error("run needs --from and --load-log")
+    sys.exit(load(args) if args.phase == "load" else run(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""Makes one figure: calls `figure(tidy, spec)` of paper/<study>/<figure>.py,
+a pure function of the figure's tidy rows (failed runs included, metric
+`failed`) and its spec (experiments.yaml's entry, plus `study`, `id`,
+`caption` and `dataset_files`: label -> path), returning (a matplotlib Figure
+or None for a table, a DataFrame). Writes PDF + PNG (a table is drawn when
+there is no figure) and the table as CSV + Markdown, each atomically.
+
+A figure function that raises leaves a figure and a table that say so, with
+the error, and an `error:` line naming the figure: the other figures, and the
+report, are still made.
+
+    python -m lsmrepro.figure --study baseline --figure point --tidy results/smoke/tidy/baseline.csv \\
+        --out-pdf ... --out-png ... --out-csv ... --out-md ...
+"""
+import argparse
+import importlib.util
+import sys
+import traceback
+
+import pandas as pd
+
+from lsmrepro import studies
+from lsmrepro.errors import cli
+from paper import plotting
+
+ERROR_COLUMNS = ["study", "figure", "error"]
+
+
+def load_function(study, figure):
+    path = studies.PAPER / study / f"{figure}.py"
+    spec = importlib.util.spec_from_file_location(f"paper_{studies.module_name(study)}_{studies.module_name(figure)}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.figure
+
+
+def figure_spec(study, figure, dataset_files=()):
+    spec = dict(studies.figures(study)[figure])
+    names = studies.figure_datasets(study, figure)
+    spec.update(study=study, id=figure, caption=studies.caption(study, figure),
+                dataset_files=dict(zip(names, dataset_files)))
+    return spec
+
+
+def make(study, figure, tidy, dataset_files=()):
+    """(figure or None, table, error or None) of one figure."""
+    spec = figure_spec(study, figure, dataset_files)
+    rows = tidy[tidy["experiment"] == figure] if "experiment" in tidy.columns else tidy
+    try:
+        fig, table = load_function(study, figure)(rows.reset_index(drop=True), spec)
+        if not isinstance(table, pd.DataFrame):
+            raise TypeError(f"figure() returned a {type(table).__name__} as its table; a DataFrame expected")
+        return fig, table, None
+    except Exception as e:  # a broken figure must not stop the others
+        trace = traceback.format_exc()
+        sys.stderr.write(trace)
+        error = f"{type(e).__name__}: {e}"
+        return None, pd.DataFrame([{"study": study, "figure": figure, "error": error}], columns=ERROR_COLUMNS), error
+
+
+@cli
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--study", required=True)
+    ap.add_argument("--figure", required=True)
+    ap.add_argument("--tidy", required=True)
+    ap.add_argument("--datasets", nargs="*", default=[], help="files of the figure's datasets, in spec order")
+    for name in ("pdf", "png", "csv", "md"):
+        ap.add_argument(f"--out-{name}", required=True)
+    args = ap.parse_args(argv)
+    tidy = plotting.read_tidy(args.tidy)
+    fig, table, error = make(args.study, args.figure, tidy, args.datasets)
+    caption = studies.caption(args.study, args.figure)
+    if error:
+        print(f"error: figure {args.study}/{args.figure}: {error}", file=sys.stderr)
+        fig = plotting.error_figure(f"{args.study}/{args.figure}", error)
+        caption = f"FIGURE FAILED: {error}\n\n{caption}"
+    elif fig is None:
+        fig = plotting.table_figure(table, f"{args.study}/{args.figure}")
+    plotting.save_figure(fig, args.out_pdf, args.out_png)
+    plotting.save_table(table, args.out_csv, args.out_md, caption)
+
+
+if __name__ == "__main__":
+    main()

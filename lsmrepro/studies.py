@@ -1,0 +1,352 @@
+"""Studies as data: the study registry (paper/studies.yaml), each study's
+experiment spec (paper/<study>/experiments.yaml) and its expansion into a
+table of runs at a scale.
+
+A run is one repetition of one point of a figure's grid. Its id (`point`)
+is readable and stable, `engine=leveldb,dataset=uniform,workload=lookups`,
+and names its folder: results/<scale>/raw/<study>/<figure>/<point>/r<rep>.*
+A load is what a run starts from: the settled database of (engine, the
+options that shape the database, dataset, load order, value size, key
+encoding, settle mode, seed = the repetition's), shared by every run that
+starts from the same one: results/<scale>/loads/<load>.
+
+    python -m lsmrepro.studies check            validate every spec
+    python -m lsmrepro.studies runs --scale smoke [--select "engine=leveldb rep=0"]
+"""
+import argparse
+import hashlib
+import itertools
+import json
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
+
+from lsmrepro.config import _load_yaml, validate
+from lsmrepro.errors import InputError, cli
+
+REPO = Path(__file__).resolve().parent.parent
+PAPER = REPO / "paper"
+REGISTRY = PAPER / "studies.yaml"
+SCHEMA = PAPER / "experiments.schema.yaml"
+OPTION_SETS = PAPER / "option_sets.yaml"
+ENGINES = REPO / "engines" / "engines.yaml"
+DATASETS = REPO / "workloads" / "datasets.yaml"
+YCSB_DIR = REPO / "workloads" / "ycsb"
+
+# Fields a figure may give as one value or a list (a list is a grid dimension,
+# and then part of run ids), with their defaults.
+DIMENSIONS = {"load_order": "shuffled", "value_bytes": 64, "key_encoding": "be64", "cache": "warm"}
+ID_NAMES = {"load_order": "order", "value_bytes": "value", "key_encoding": "key"}
+CHOICES = {"load_order": ("sorted", "shuffled"), "cache": ("warm", "cold")}
+TOKEN = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+
+
+@lru_cache(maxsize=None)
+def registry():
+    """study id -> {title, paper}: every study id, written once."""
+    data = _load_yaml(REGISTRY)
+    if not isinstance(data, dict) or not data:
+        raise InputError(REGISTRY, "", "a mapping of study id -> {title, paper} expected")
+    for study, entry in data.items():
+        if not isinstance(entry, dict) or set(entry) != {"title", "paper"}:
+            raise InputError(REGISTRY, study, "{title: ..., paper: ...} expected")
+    return data
+
+
+def spec_path(study):
+    return PAPER / study / "experiments.yaml"
+
+
+def studies_with_specs():
+    """Registered studies that have an experiment spec, in registry order."""
+    return [s for s in registry() if spec_path(s).is_file()]
+
+
+def module_name(name):
+    """Rule and Python names: '-' -> '_' (lsm-eval/fig7 -> lsm_eval_fig7)."""
+    return name.replace("-", "_")
+
+
+@lru_cache(maxsize=None)
+def _engines():
+    return _load_yaml(ENGINES)
+
+
+@lru_cache(maxsize=None)
+def _datasets():
+    return _load_yaml(DATASETS)
+
+
+@lru_cache(maxsize=None)
+def _option_sets():
+    return _load_yaml(OPTION_SETS)
+
+
+def _token(value, path, field):
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    if not text or not set(text) <= TOKEN:
+        raise InputError(path, field, f"letters, digits, '.', '_' or '-' expected (it becomes part of a run id), got {value!r}")
+    return text
+
+
+def _listed(value):
+    return value if isinstance(value, list) else [value]
+
+
+def _check_figure(study, fig_id, fig, path):
+    where = f"figures.{fig_id}"
+    engines, catalogue = _engines(), _datasets()
+    for i, engine in enumerate(fig.get("engines", [])):
+        if engine not in engines:
+            raise InputError(path, f"{where}.engines.{i}", f"an engine of engines/engines.yaml expected ({', '.join(engines)}), got {engine!r}")
+    for key in ("grid", "option_sets"):
+        for engine in fig.get(key, {}):
+            if engine not in fig.get("engines", []):
+                raise InputError(path, f"{where}.{key}.{engine}", f"an engine listed in {where}.engines expected")
+    sets = _option_sets()
+    for engine, names in fig.get("option_sets", {}).items():
+        for name in names:
+            if name not in sets:
+                raise InputError(path, f"{where}.option_sets.{engine}", f"an option set of paper/option_sets.yaml expected ({', '.join(sets)}), got {name!r}")
+            if sets[name]["engine"] != engine:
+                raise InputError(path, f"{where}.option_sets.{engine}", f"option set {name!r} is for {sets[name]['engine']}")
+    for engine, options in fig.get("grid", {}).items():
+        for option, values in options.items():
+            _token(option, path, f"{where}.grid.{engine}")
+            for v in values:
+                _token(v, path, f"{where}.grid.{engine}.{option}")
+    datasets = fig.get("datasets", {})
+    labels = datasets if isinstance(datasets, dict) else {d: d for d in datasets}
+    for label, name in labels.items():
+        _token(label, path, f"{where}.datasets")
+        if name not in catalogue["datasets"]:
+            raise InputError(path, f"{where}.datasets.{label}", f"a dataset of workloads/datasets.yaml expected, got {name!r}")
+    for name, w in fig.get("workloads", {}).items():
+        _token(name, path, f"{where}.workloads")
+        if w["kind"] == "ycsb" and ycsb_spec_file(w["spec"]) is None:
+            raise InputError(path, f"{where}.workloads.{name}.spec",
+                             f"a file of workloads/ycsb/ or a mix of workloads/datasets.yaml expected, got {w['spec']!r}")
+    for dim, choices in CHOICES.items():
+        for v in _listed(fig.get(dim, DIMENSIONS[dim])):
+            if v not in choices:
+                raise InputError(path, f"{where}.{dim}", f"one of {', '.join(choices)} expected, got {v!r}")
+    for dim in DIMENSIONS:
+        for v in _listed(fig.get(dim, DIMENSIONS[dim])):
+            _token(v, path, f"{where}.{dim}")
+
+
+@lru_cache(maxsize=None)
+def load_spec(study):
+    """The validated experiment spec of a registered study."""
+    if study not in registry():
+        raise InputError(REGISTRY, study, f"a registered study expected ({', '.join(registry())})")
+    path = spec_path(study)
+    data = _load_yaml(path)
+    validate(data, SCHEMA, path)
+    for fig_id, fig in data["figures"].items():
+        _check_figure(study, fig_id, fig, path)
+    return data
+
+
+def figures(study):
+    return load_spec(study)["figures"]
+
+
+def all_figures():
+    """[(study, figure id, figure spec)] of every study with a spec."""
+    return [(s, f, spec) for s in studies_with_specs() for f, spec in figures(s).items()]
+
+
+def caption(study, figure):
+    """The report's caption: the paper's number, then the spec's caption."""
+    fig = figures(study)[figure]
+    number = fig["paper_figure"]
+    return fig["caption"] if number == "—" else f"{number}. {fig['caption']}"
+
+
+def figure_datasets(study, figure):
+    """Datasets a figure reads itself (figures without runs, e.g. key CDFs)."""
+    fig = figures(study)[figure]
+    if "engines" in fig or "datasets" not in fig:
+        return []
+    d = fig["datasets"]
+    return list(d.values()) if isinstance(d, dict) else list(d)
+
+
+def ycsb_spec_file(name):
+    """workloads/ycsb/<name>, or the file of a mix named in the catalogue."""
+    mixes = _datasets().get("mixes", {})
+    if name in mixes:
+        return mixes[name]
+    if (YCSB_DIR / name).is_file():
+        return f"workloads/ycsb/{name}"
+    return None
+
+
+def counts(scale_cfg, study, fig_id, fig):
+    """ops and repetitions of a figure at a scale: the spec gives the paper's,
+    the scale file caps them (`counts.max_*`) or sets them per figure."""
+    c = (scale_cfg or {}).get("counts", {})
+    out = {"ops": fig["ops"], "repetitions": fig["repetitions"]}
+    for key in out:
+        cap = c.get(f"max_{key}")
+        if cap is not None:
+            out[key] = min(out[key], cap)
+    out.update(c.get("figures", {}).get(f"{study}/{fig_id}", {}))
+    return out
+
+
+def _workload_args(w, ops):
+    """The lsmbench arguments of a workload."""
+    kind = w["kind"]
+    if kind == "point":
+        return ["--workload", "point", "--negative-share", str(w.get("negative_share", 0.0)), "--ops", str(ops)]
+    if kind == "ycsb":
+        props = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in sorted(w.get("properties", {}).items())]
+        spec = ycsb_spec_file(w["spec"])
+    elif kind == "range":
+        n = w["scan_length"]
+        spec = "workloads/ycsb/workloade"
+        props = ["insertproportion=0", "readproportion=0", "requestdistribution=uniform", "scanproportion=1",
+                 "updateproportion=0", f"maxscanlength={n}", f"minscanlength={n}"]
+    else:  # inserts
+        spec = "workloads/ycsb/workloada"
+        props = ["insertproportion=1", "readproportion=0", "updateproportion=0"]
+    return ["--workload", "ycsb", "--spec", spec, *[a for p in props for a in ("-p", p)], "--ops", str(ops)]
+
+
+def _point_rows(study, fig_id, fig, cnt):
+    """One dict per point of the grid (repetitions not yet expanded)."""
+    datasets = fig["datasets"]
+    labels = datasets if isinstance(datasets, dict) else {d: d for d in datasets}
+    varying = [d for d in DIMENSIONS if isinstance(fig.get(d), list)]
+    sets = _option_sets()
+    rows = []
+    for engine in fig["engines"]:
+        grid = fig.get("grid", {}).get(engine, {})
+        fixed = {}
+        for name in fig.get("option_sets", {}).get(engine, []):
+            fixed.update(sets[name]["options"])
+        for combo in itertools.product(*grid.values()):
+            chosen = dict(zip(grid, (_token(v, "", "") for v in combo)))
+            for label, dataset in labels.items():
+                for wname, w in fig["workloads"].items():
+                    for dims in itertools.product(*(_listed(fig.get(d, DIMENSIONS[d])) for d in DIMENSIONS)):
+                        dim = dict(zip(DIMENSIONS, dims))
+                        parts = [("engine", engine), *chosen.items(), ("dataset", label), ("workload", wname)]
+                        parts += [(ID_NAMES.get(d, d), dim[d]) for d in varying]
+                        options = {**{k: str(v) for k, v in fixed.items()}, **chosen}
+                        rows.append({
+                            "study": study, "figure": fig_id,
+                            "point": ",".join(f"{k}={_token(v, '', '')}" for k, v in parts),
+                            "engine": engine, "dataset": label, "dataset_name": dataset,
+                            "workload": wname, **{d: dim[d] for d in DIMENSIONS}, **chosen,
+                            "options": options, "workload_spec": w,
+                            "memory_limit": fig.get("memory_limit"), "settle": fig.get("settle", "wait"),
+                            "ops": cnt["ops"], "seed": fig.get("seed", 1000),
+                            "run_options": fig.get("run_options", []),
+                        })
+    return rows
+
+
+def _load_id(row):
+    """The load a run starts from, as a readable id: every input of the
+    database's content (YCSB workloads choose the loaded keys: digested)."""
+    shaping = {k: v for k, v in sorted(row["options"].items()) if k not in row["run_options"]}
+    parts = [("engine", row["engine"]), *shaping.items(), ("dataset", row["dataset_name"]),
+             ("order", row["load_order"]), ("value", row["value_bytes"]), ("key", row["key_encoding"]),
+             ("settle", row["settle"]), ("seed", row["seed"])]
+    w = row["workload_spec"]
+    if w["kind"] != "point":
+        digest = hashlib.sha256(json.dumps(_workload_args(w, row["ops"])).encode()).hexdigest()[:10]
+        parts.append(("ycsb", digest))
+    return ",".join(f"{k}={v}" for k, v in parts)
+
+
+def runs(scale_cfg, study=None, figure=None, select=None):
+    """Every run of the registered studies' figures at a scale as a frame:
+    one row per (study, figure, point, rep), with the lsmbench arguments of
+    its load (`load_args`) and of its run (`run_args`). `select` keeps the
+    runs whose columns equal every given value ("engine=leveldb rep=0")."""
+    rows = []
+    for s, fig_id, fig in all_figures():
+        if (study and s != study) or (figure and fig_id != figure) or "engines" not in fig:
+            continue
+        cnt = counts(scale_cfg, s, fig_id, fig)
+        for row in _point_rows(s, fig_id, fig, cnt):
+            for rep in range(cnt["repetitions"]):
+                r = dict(row, rep=rep, seed=row["seed"] + rep)
+                r["load"] = _load_id(r)
+                r["load_args"] = _lsmbench_args(r, "load")
+                r["run_args"] = _lsmbench_args(r, "run")
+                rows.append(r)
+    frame = pd.DataFrame(rows)
+    if select and len(frame):
+        frame = frame[_selection(frame, select)]
+    return frame.reset_index(drop=True)
+
+
+def parse_select(select):
+    """"engine=leveldb dataset=osm rep=0" -> {column: [values]} (a key may repeat)."""
+    out = {}
+    for item in str(select).replace(",", " ").split():
+        key, eq, value = item.partition("=")
+        if not eq or not key or not value:
+            raise InputError("--config select", item, "key=value items expected, e.g. select=\"engine=leveldb rep=0\"")
+        out.setdefault(key, []).append(value)
+    return out
+
+
+def _selection(frame, select):
+    mask = pd.Series(True, index=frame.index)
+    for key, values in parse_select(select).items():
+        if key not in frame.columns:
+            names = [c for c in frame.columns if c not in ("options", "workload_spec", "load_args", "run_args", "run_options")]
+            raise InputError("--config select", key, f"a run column expected ({', '.join(names)})")
+        mask &= frame[key].astype(str).isin(values)
+    return mask
+
+
+def _lsmbench_args(row, phase):
+    """lsmbench's arguments of one run's load or run phase (without the
+    paths, which the rules add)."""
+    args = ["--phase", phase, "--load-order", row["load_order"], "--key-encoding", row["key_encoding"],
+            "--seed", str(row["seed"]), "--settle", row["settle"]]
+    w = row["workload_spec"]
+    args += _workload_args(w, row["ops"])
+    if w["kind"] == "point":
+        args += ["--value-bytes", str(row["value_bytes"])]
+    elif not {"fieldcount", "fieldlength"} & set(w.get("properties", {})):
+        args += ["-p", "fieldcount=1", "-p", f"fieldlength={row['value_bytes']}"]
+    for k, v in sorted(row["options"].items()):
+        if phase == "run" or k not in row["run_options"]:
+            args += ["-o", f"{k}={v}"]
+    return args
+
+
+@cli
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("check", help="validate the registry and every study's spec")
+    r = sub.add_parser("runs", help="print the runs of a scale")
+    r.add_argument("--scale", required=True)
+    r.add_argument("--study")
+    r.add_argument("--figure")
+    r.add_argument("--select")
+    args = ap.parse_args(argv)
+    if args.cmd == "check":
+        for s in studies_with_specs():
+            print(f"{s}: {len(figures(s))} figures: {', '.join(figures(s))}")
+        return
+    from lsmrepro.config import load_scale
+    frame = runs(load_scale(args.scale), args.study, args.figure, args.select)
+    cols = ["study", "figure", "point", "rep", "load"]
+    print(frame[cols].to_string(index=False) if len(frame) else "(no runs)")
+    print(f"{len(frame)} runs, {frame['load'].nunique() if len(frame) else 0} loads", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

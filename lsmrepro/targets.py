@@ -1,0 +1,162 @@
+"""What ./reproduce can make, its state, and what it will cost.
+
+    python -m lsmrepro.targets list --scale local [--results results]
+        each study/figure: done | missing | stale (an input is newer than the
+        figure), and the summed wall time of its loads and runs last time
+        (the cgroup runner's reports);
+    python -m lsmrepro.targets estimate --scale paper [--results results]
+        wall time and disk of every figure at a scale, from the job times
+        measured on this machine (Snakemake `benchmark:` files of the load
+        and run jobs, any scale), scaled by keys (loads) and ops (runs); says
+        which figures have no measurement yet.
+"""
+import argparse
+import json
+import math
+from pathlib import Path
+
+import humanfriendly
+import pandas as pd
+
+from lsmrepro import studies
+from lsmrepro.config import _load_yaml, load_scale
+from lsmrepro.errors import cli
+
+SCALES = ("smoke", "local", "paper")
+
+
+def _run_stem(results, scale, r):
+    return Path(results, scale, "raw", r.study, r.figure, r.point, f"r{r.rep}")
+
+
+def _load_stem(results, scale, load):
+    return Path(results, scale, "raw", "loads", load)
+
+
+def _wall(path):
+    try:
+        return float(json.loads(Path(path).read_text()).get("wall_seconds") or 0)
+    except (OSError, ValueError):
+        return 0.0
+
+
+def state(results, scale):
+    """One row per study/figure: state and the last wall time of its jobs."""
+    runs = studies.runs(load_scale(scale))
+    out = []
+    for study, fig, _ in studies.all_figures():
+        png = Path(results, scale, "figures", study, f"{fig}.png")
+        rows = runs[(runs["study"] == study) & (runs["figure"] == fig)] if len(runs) else runs
+        raw = [Path(f"{_run_stem(results, scale, r)}.jsonl") for r in rows.itertuples()]
+        loads = sorted(set(rows["load"])) if len(rows) else []
+        inputs = raw + [studies.spec_path(study), studies.PAPER / study / f"{fig}.py"]
+        seconds = sum(_wall(f"{_run_stem(results, scale, r)}.limits.json") for r in rows.itertuples())
+        seconds += sum(_wall(f"{_load_stem(results, scale, ld)}.limits.json") for ld in loads)
+        if not png.exists() or any(not p.exists() for p in raw):
+            st = "missing"
+        elif any(p.stat().st_mtime > png.stat().st_mtime for p in inputs if p.exists()):
+            st = "stale"
+        else:
+            st = "done"
+        last = humanfriendly.format_timespan(seconds) if seconds else "—"
+        made = pd.Timestamp(png.stat().st_mtime, unit="s").strftime("%Y-%m-%d %H:%M") if png.exists() else "—"
+        out.append({"target": f"{study}/{fig}", "state": st, "runs": len(rows), "loads": len(loads),
+                    "last run time": last, "made": made})
+    return pd.DataFrame(out)
+
+
+def _keys(scale, dataset):
+    return _load_yaml(studies.DATASETS)["datasets"][dataset]["size"][scale]
+
+
+def _benchmark_seconds(path):
+    try:
+        return float(pd.read_csv(path, sep="\t")["s"].iloc[0])
+    except (OSError, ValueError, KeyError, IndexError):
+        return None
+
+
+def _measured(results):
+    """Every measured load and run job: (kind, id) -> [(scale, seconds)],
+    with disk bytes of loads from their logs' table_bytes."""
+    seen = {}
+    for scale in SCALES:
+        for path in Path(results, scale, "benchmarks").rglob("*.tsv"):
+            rel = path.relative_to(Path(results, scale, "benchmarks")).with_suffix("")
+            s = _benchmark_seconds(path)
+            if s is None:
+                continue
+            kind = "load" if rel.parts[0] == "loads" else "run"
+            key = "/".join(rel.parts[1:2]) if kind == "load" else "/".join(rel.parts[:3])
+            seen.setdefault((kind, key), []).append((scale, s))
+    return seen
+
+
+def estimate(results, scale):
+    """Per figure: estimated wall seconds and disk bytes at `scale`."""
+    target = load_scale(scale)
+    runs = studies.runs(target)
+    measured = _measured(results)
+    per_scale_runs = {s: studies.runs(load_scale(s)) for s in SCALES}
+    rows = []
+    for study, fig, spec in studies.all_figures():
+        mine = runs[(runs["study"] == study) & (runs["figure"] == fig)] if len(runs) else runs
+        seconds, missing, disk = 0.0, 0, 0.0
+        for r in mine.itertuples():
+            key = ("run", f"{study}/{fig}/{r.point}")
+            if key not in measured:
+                missing += 1
+                continue
+            src_scale, s = measured[key][-1]
+            src = per_scale_runs[src_scale]
+            src_ops = src[(src["study"] == study) & (src["figure"] == fig)]["ops"].iloc[0]
+            seconds += s * r.ops / src_ops
+        for load, group in mine.groupby("load") if len(mine) else []:
+            r = group.iloc[0]
+            value = int(r["value_bytes"])
+            disk += _keys(scale, r["dataset_name"]) * (8 + value) * 1.1
+            hits = [(k, v) for k, v in measured.items() if k[0] == "load" and _same_load(k[1], load)]
+            if not hits:
+                missing += 1
+                continue
+            src_scale, s = hits[0][1][-1]
+            seconds += s * _keys(scale, r["dataset_name"]) / _keys(src_scale, r["dataset_name"])
+        rows.append({"target": f"{study}/{fig}", "jobs": len(mine) + (mine["load"].nunique() if len(mine) else 0),
+                     "estimated wall": humanfriendly.format_timespan(seconds) if seconds else "—",
+                     "seconds": round(seconds, 1), "peak disk (loads, upper bound)": humanfriendly.format_size(disk, binary=True),
+                     "unmeasured jobs": missing})
+    return pd.DataFrame(rows)
+
+
+def _same_load(a, b):
+    """Load ids are equal up to the seed (the repetition)."""
+    strip = lambda x: ",".join(p for p in x.split(",") if not p.startswith("seed="))  # noqa: E731
+    return strip(a) == strip(b)
+
+
+@cli
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("command", choices=["list", "estimate"])
+    ap.add_argument("--scale", required=True, choices=SCALES)
+    ap.add_argument("--results", default="results")
+    args = ap.parse_args(argv)
+    if args.command == "list":
+        print(state(args.results, args.scale).to_markdown(index=False))
+        return
+    table = estimate(args.results, args.scale)
+    print(f"Estimate at scale {args.scale} from the job times measured under {args.results}/*/benchmarks:")
+    print(table.to_markdown(index=False))
+    total = table["seconds"].sum()
+    print(f"\ntotal: {humanfriendly.format_timespan(total) if total else '—'} of benchmark jobs"
+          " (builds, dataset generation and calibration not included)")
+    unmeasured = table[table["unmeasured jobs"] > 0]["target"].tolist()
+    if unmeasured:
+        print("no measurement yet for some jobs of: " + ", ".join(unmeasured)
+              + " (run them at any scale first, e.g. ./reproduce smoke)")
+    if math.isfinite(total):
+        return
+
+
+if __name__ == "__main__":
+    main()

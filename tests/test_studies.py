@@ -1,0 +1,118 @@
+"""Studies as data: the registry, a spec's validation (each bad input one
+error naming file, field and what was expected) and its expansion into runs."""
+import copy
+
+import pytest
+import yaml
+from hypothesis import given, strategies as st
+
+from lsmrepro import config, studies
+from lsmrepro.errors import InputError
+
+SMOKE = config.load_scale("smoke")
+
+
+def test_baseline_point_expands_to_engine_dataset_repetition_runs():
+    runs = studies.runs(SMOKE, "baseline", "point")
+    assert len(runs) == 2 * 2 * SMOKE["counts"]["max_repetitions"]
+    assert set(runs["point"]) == {f"engine={e},dataset={d},workload=lookups"
+                                  for e in ("leveldb", "rocksdb") for d in ("uniform", "lognormal")}
+    rocks = runs[runs["engine"] == "rocksdb"].iloc[0]
+    # the option set applies to every rocksdb point and shapes its load
+    assert "-o" in rocks.run_args and "write_buffer_size=4194304" in rocks.run_args
+    assert "write_buffer_size=4194304" in rocks.load
+    assert rocks.run_args[:2] == ["--phase", "run"] and rocks.load_args[:2] == ["--phase", "load"]
+    assert set(runs["ops"]) == {SMOKE["counts"]["max_ops"]}
+    # one load per (engine, dataset, repetition): the same seed loads and runs
+    assert runs["load"].nunique() == len(runs)
+    assert all(f"seed={s}" in ld for s, ld in zip(runs["seed"], runs["load"]))
+
+
+def test_scale_counts_cap_and_override_per_figure():
+    fig = studies.figures("baseline")["point"]
+    assert studies.counts(config.load_scale("paper"), "baseline", "point", fig) == {"ops": 10000000, "repetitions": 5}
+    over = {"counts": {"max_ops": 100, "figures": {"baseline/point": {"repetitions": 1}}}}
+    assert studies.counts(over, "baseline", "point", fig) == {"ops": 100, "repetitions": 1}
+
+
+def test_select_narrows_runs_without_editing_the_spec():
+    runs = studies.runs(SMOKE, select="engine=leveldb dataset=uniform rep=0")
+    assert list(runs["point"]) == ["engine=leveldb,dataset=uniform,workload=lookups"] and list(runs["rep"]) == [0]
+    with pytest.raises(InputError) as e:
+        studies.runs(SMOKE, select="colour=red")
+    assert "colour" in str(e.value) and "a run column expected" in str(e.value)
+
+
+def _spec(tmp_path, monkeypatch, mutate):
+    """A copy of paper/ with baseline's spec changed by `mutate`."""
+    spec = copy.deepcopy(studies.load_spec("baseline"))
+    mutate(spec["figures"]["point"])
+    folder = tmp_path / "baseline"
+    folder.mkdir()
+    (folder / "experiments.yaml").write_text(yaml.safe_dump(spec))
+    monkeypatch.setattr(studies, "PAPER", tmp_path)
+    studies.load_spec.cache_clear()
+    return tmp_path / "baseline" / "experiments.yaml"
+
+
+@pytest.mark.parametrize("mutate, field, expected", [
+    (lambda f: f.__setitem__("engines", ["leveldb", "levledb"]), "figures.point.engines.1", "an engine of engines/engines.yaml"),
+    (lambda f: f["datasets"].__setitem__("uniform", "nosuch"), "figures.point.datasets.uniform", "a dataset of workloads/datasets.yaml"),
+    (lambda f: f.__setitem__("option_sets", {"rocksdb": ["nosuch"]}), "figures.point.option_sets.rocksdb", "an option set"),
+    (lambda f: f.__setitem__("option_sets", {"leveldb": ["leveldb-shape"]}), "figures.point.option_sets.leveldb", "is for rocksdb"),
+    (lambda f: f.__setitem__("workloads", {"a": {"kind": "ycsb", "spec": "workloadz"}}), "figures.point.workloads.a.spec", "workloads/ycsb/"),
+    (lambda f: f.__setitem__("workloads", {"a": {"kind": "scan"}}), "figures.point.workloads.a", ""),
+    (lambda f: f.__setitem__("grid", {"leveldb": {"block_size": []}}), "figures.point.grid.leveldb.block_size", "should be non-empty"),
+    (lambda f: f.__setitem__("grid", {"leveldb": {}}), "figures.point.grid.leveldb", "should be non-empty"),
+    (lambda f: f.__setitem__("grid", {"leveldb": {"block_size": ["4 KiB"]}}), "figures.point.grid.leveldb.block_size", "part of a run id"),
+    (lambda f: f.__setitem__("cache", "lukewarm"), "figures.point.cache", "warm, cold"),
+    (lambda f: f.pop("workloads"), "figures.point", "workloads"),
+])
+def test_bad_spec_is_one_error_naming_file_field_and_expectation(tmp_path, monkeypatch, mutate, field, expected):
+    path = _spec(tmp_path, monkeypatch, mutate)
+    try:
+        with pytest.raises(InputError) as e:
+            studies.load_spec("baseline")
+    finally:
+        studies.load_spec.cache_clear()
+    msg = str(e.value)
+    assert "experiments.yaml" in msg and field in msg and expected in msg, msg
+    assert path.exists()
+
+
+def test_unknown_study_is_rejected():
+    with pytest.raises(InputError) as e:
+        studies.load_spec("nosuch")
+    assert "studies.yaml" in str(e.value) and "baseline" in str(e.value)
+
+
+def test_every_catalogue_study_is_registered():
+    catalogue = yaml.safe_load((studies.DATASETS).read_text())
+    used = {u["study"] for d in catalogue["datasets"].values() for u in d["uses"]}
+    assert used <= set(studies.registry())
+
+
+def test_grid_is_the_product_of_its_lists(tmp_path, monkeypatch):
+    def grid(f):
+        f["grid"] = {"leveldb": {"block_size": [4096, 8192], "max_open_files": [100, 1000, 5000]}}
+        f["run_options"] = ["max_open_files"]
+        f["cache"] = ["warm", "cold"]
+    _spec(tmp_path, monkeypatch, grid)
+    try:
+        runs = studies.runs({"counts": {"max_repetitions": 1, "figures": {}}}, "baseline", "point")
+    finally:
+        studies.load_spec.cache_clear()
+    level = runs[runs["engine"] == "leveldb"]
+    assert len(level) == 2 * 3 * 2 * 2  # block_size x max_open_files x datasets x cache
+    assert "engine=leveldb,block_size=4096,max_open_files=100,dataset=uniform,workload=lookups,cache=cold" in set(level["point"])
+    # a run-only option does not split the load; the cache mode does not either
+    assert level["load"].nunique() == 2 * 2
+    assert level["point"].is_unique
+
+
+@given(st.dictionaries(st.sampled_from(["engine", "index", "position_boundary", "dataset", "workload"]),
+                       st.text(alphabet=sorted(studies.TOKEN), min_size=1, max_size=8), min_size=1))
+def test_point_ids_round_trip_to_their_factors(factors):
+    from lsmrepro.aggregate import point_factors
+    point = ",".join(f"{k}={v}" for k, v in factors.items())
+    assert point_factors(point) == factors
