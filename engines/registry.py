@@ -22,7 +22,7 @@ DRIVER = HERE / "driver"
 # index code it compiles in, the variant list and the script that builds.
 # Relative to the repository.
 _SHARED_INPUTS = ("engines/driver/src", "engines/driver/CMakeLists.txt",
-                  "engines/driver/log_schema.yaml", "workloads/sosd", "workloads/ycsb",
+                  "engines/driver/log_schema.yaml", "workloads/sosd", "workloads/ycsb", "workloads/gen",
                   "indexes/include", "engines/engines.yaml", "engines/build_engine.py")
 
 
