@@ -21,53 +21,21 @@ import tarfile
 import time
 from pathlib import Path
 
-import yaml
-
-from engines.fetch import load_pin, sha256_of
+from engines import registry
+from engines.fetch import sha256_of
 from lsmrepro.atomic import write_text
 from lsmrepro.errors import InputError, cli
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-VARIANTS = HERE / "engines.yaml"
-DRIVER = HERE / "driver"
-
-
-def load_variant(name):
-    with open(VARIANTS) as f:
-        variants = yaml.safe_load(f)
-    if name not in variants:
-        raise InputError(VARIANTS, name, f"no such engine; known: {', '.join(variants)}")
-    return variants[name]
-
-
-def tree_files(*roots):
-    """Every file under the roots, sorted, skipping caches."""
-    out = []
-    for root in roots:
-        if root.is_file():
-            out.append(root)
-        elif root.is_dir():
-            out += [p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
-    return sorted(out)
-
-
-def layers(name):
-    """The folders under engines/ laid over the pristine tree, in order: a
-    variant's `layers` (shared hooks first, e.g. [leveldb-hooks, wisckey,
-    bourbon]), or just its own folder."""
-    return [HERE / layer for layer in load_variant(name).get("layers", [name])]
+REPO = registry.REPO
+DRIVER = registry.DRIVER
 
 
 def overlay_hash(name):
-    """Hash of our own code that goes into this binary: the variant's layers,
-    the driver, the headers it includes. Content, not commits, so an
+    """Hash of our own code that goes into this binary (registry.build_inputs,
+    which are also the Snakemake rule's inputs). Content, not commits, so an
     uncommitted edit changes the id too."""
     h = hashlib.sha256()
-    roots = [*layers(name), DRIVER / "src", DRIVER / "CMakeLists.txt",
-             REPO / "workloads" / "sosd", REPO / "workloads" / "ycsb",
-             REPO / "indexes" / "include", VARIANTS]
-    for p in tree_files(*roots):
+    for p in registry.build_inputs(name):
         h.update(str(p.relative_to(REPO)).encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
 
@@ -117,7 +85,7 @@ def unpack(tarball, top_dir, dest):
 
 
 def apply_overlay(name, src, log):
-    for variant_dir in layers(name):
+    for variant_dir in registry.layers(name):
         overlay = variant_dir / "overlay"
         if overlay.is_dir():
             shutil.copytree(overlay, src, dirs_exist_ok=True)
@@ -127,8 +95,8 @@ def apply_overlay(name, src, log):
 
 
 def build(name, tarball, work, jobs):
-    variant = load_variant(name)
-    pin = load_pin(variant["source"])
+    variant = registry.variant(name)
+    pin = registry.pin(variant["source"])
     got = sha256_of(tarball)
     if got != pin["sha256"]:
         raise InputError(tarball, "sha256", f"expected {pin['sha256']}, got {got}")

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import yaml
 
+from engines import registry
 from lsmrepro.errors import InputError, cli
 
 SUITE = Path(__file__).with_name("difftest.yaml")
@@ -80,6 +81,8 @@ def parse_run(text):
     engine, _, opts = text.partition(":")
     if not engine:
         raise InputError("--run", text, "ENGINE or ENGINE:key=value,...")
+    if engine not in registry.engine_ids():
+        raise InputError("--run", text, f"an engine of engines.yaml ({', '.join(registry.engine_ids())})")
     options = [o for o in opts.split(",") if o]
     for o in options:
         if "=" not in o or o.startswith("="):

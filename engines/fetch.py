@@ -3,46 +3,30 @@
 Tries, in order: the local drop folder, each upstream URL, Debian's source
 package. A source that is unreachable is skipped; a file that is reached but
 has the wrong sha256 stops everything, naming the file and both hashes,
-because a wrong tarball must never be built.
+because a wrong tarball must never be built. Downloads retry, show progress
+and resume a partial `<out>.part` (engines/download.py).
 
     python -m engines.fetch leveldb --out build/sources/leveldb-1.23.tar.gz
 """
 import argparse
-import hashlib
 import os
+import platform
 import shutil
 import subprocess
 import sys
 import tempfile
-import urllib.request
 from pathlib import Path
 
-import yaml
+from debian.deb822 import Deb822
 
+from engines import registry
+from engines.download import Unreachable, download, file_hash
 from lsmrepro.atomic import atomic_path
 from lsmrepro.errors import InputError, cli
 
-SOURCES = Path(__file__).with_name("sources.yaml")
-
 
 def sha256_of(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def load_pin(name, sources=SOURCES):
-    with open(sources) as f:
-        pins = yaml.safe_load(f)
-    if name not in pins:
-        raise InputError(sources, name, f"no such source; known: {', '.join(sorted(pins))}")
-    pin = pins[name]
-    for field in ("file", "sha256", "top_dir"):
-        if not isinstance(pin.get(field), str):
-            raise InputError(sources, f"{name}.{field}", "a string is required")
-    return pin
+    return file_hash(path, "sha256")
 
 
 def verify(path, pin, origin):
@@ -61,67 +45,60 @@ def from_drop(pin, drop_dir):
     return None, None
 
 
-def from_url(url, workdir):
-    target = Path(workdir) / "download"
+def from_url(url, pin, out):
+    """The verified tarball at `out`, or None when the URL gives nothing; a
+    partial download is resumed by the next call."""
     try:
-        with urllib.request.urlopen(url, timeout=20) as r, open(target, "wb") as f:
-            shutil.copyfileobj(r, f)
-    except OSError as e:
-        print(f"fetch: {url} unreachable ({e}); trying the next source", file=sys.stderr)
+        return download(url, out, "sha256", pin["sha256"])
+    except Unreachable as e:
+        print(f"fetch: {e}; trying the next source", file=sys.stderr)
         return None
-    return target
 
 
-def debian_deb_src_lines():
-    """deb-src lines for the machine's own Debian mirror: its `deb` entries
-    for the release codename, with the type changed (the machine's sources
-    carry only binary entries)."""
-    codename = ""
-    with open("/etc/os-release") as f:
-        for line in f:
-            if line.startswith("VERSION_CODENAME="):
-                codename = line.split("=", 1)[1].strip().strip('"')
+def deb_src_entries(apt_dir=Path("/etc/apt"), codename=None):
+    """deb-src entries for the machine's own Debian mirror, whose sources
+    carry only binary entries: (deb822 stanzas, one-line entries). Each `deb`
+    entry of the release codename, with the type changed; everything else
+    (Signed-By, components) kept as the machine has it."""
+    codename = codename or platform.freedesktop_os_release().get("VERSION_CODENAME", "")
+    stanzas = []
+    parts = Path(apt_dir) / "sources.list.d"
+    for path in sorted(parts.glob("*.sources")) if parts.is_dir() else []:
+        with open(path) as f:
+            for stanza in Deb822.iter_paragraphs(f):
+                suites = [s for s in stanza.get("Suites", "").split() if s == codename]
+                if "deb" not in stanza.get("Types", "").split() or not suites:
+                    continue
+                src = Deb822(stanza)
+                src["Types"], src["Suites"] = "deb-src", " ".join(suites)
+                stanzas.append(src)
     lines = []
-    sources_d = Path("/etc/apt/sources.list.d")
-    for path in sorted(sources_d.glob("*.sources")) if sources_d.is_dir() else []:
-        for stanza in path.read_text().split("\n\n"):
-            fields = {}
-            for raw in stanza.splitlines():
-                if ":" in raw and not raw.startswith(("#", " ")):
-                    k, v = raw.split(":", 1)
-                    fields[k.strip().lower()] = v.strip()
-            if "deb" not in fields.get("types", "").split():
-                continue
-            signed = fields.get("signed-by")
-            opts = f"[signed-by={signed}] " if signed and not signed.startswith("-") else ""
-            for uri in fields.get("uris", "").split():
-                for suite in fields.get("suites", "").split():
-                    if suite == codename:
-                        lines.append(f"deb-src {opts}{uri} {suite} {fields.get('components', 'main')}")
-    legacy = Path("/etc/apt/sources.list")
+    legacy = Path(apt_dir) / "sources.list"
     if legacy.is_file():
         for raw in legacy.read_text().splitlines():
-            parts = raw.split()
-            if len(parts) >= 4 and parts[0] == "deb" and codename in parts:
+            fields = raw.split()
+            if len(fields) >= 4 and fields[0] == "deb" and codename in fields:
                 lines.append("deb-src " + raw.split(None, 1)[1])
-    return lines
+    return stanzas, lines
 
 
 def from_debian(pin, workdir):
     deb = pin.get("debian")
     if not deb or not shutil.which("apt-get"):
         return None
-    lines = debian_deb_src_lines()
-    if not lines:
+    stanzas, lines = deb_src_entries()
+    if not stanzas and not lines:
         print("fetch: no Debian mirror in the apt sources; skipping apt-get source", file=sys.stderr)
         return None
     state = Path(workdir) / "apt"
-    for d in ("lists/partial", "cache/archives/partial"):
+    for d in ("lists/partial", "cache/archives/partial", "sources.list.d"):
         (state / d).mkdir(parents=True, exist_ok=True)
-    (state / "sources.list").write_text("\n".join(lines) + "\n")
+    (state / "sources.list").write_text("".join(f"{line}\n" for line in lines))
+    (state / "sources.list.d" / "mirror.sources").write_text(
+        "\n".join(stanza.dump() for stanza in stanzas))
     # A private apt state: the machine's apt configuration is never touched.
     opts = ["-o", f"Dir::Etc::SourceList={state / 'sources.list'}",
-            "-o", "Dir::Etc::SourceParts=/nonexistent",
+            "-o", f"Dir::Etc::SourceParts={state / 'sources.list.d'}",
             "-o", f"Dir::State={state}", "-o", f"Dir::Cache={state / 'cache'}",
             "-o", "Debug::NoLocking=1", "-qq"]
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
@@ -139,16 +116,15 @@ def from_debian(pin, workdir):
     return target if target.is_file() else None
 
 
-def fetch(name, out, drop_dir, sources=SOURCES):
-    pin = load_pin(name, sources)
+def fetch(name, out, drop_dir, sources=registry.SOURCES):
+    pin = registry.pin(name, sources)
     found, origin = from_drop(pin, drop_dir)
+    if found is None:
+        for url in pin.get("urls", []):
+            if from_url(url, pin, Path(out)) is not None:
+                print(f"fetch: {name} from {url}, sha256 verified", file=sys.stderr)
+                return
     with tempfile.TemporaryDirectory(prefix=f"fetch-{name}-") as work:
-        if found is None:
-            for url in pin.get("urls", []):
-                found = from_url(url, work)
-                if found is not None:
-                    origin = url
-                    break
         if found is None:
             found = from_debian(pin, work)
             origin = f"Debian source package {pin.get('debian', {}).get('package')}"
@@ -167,7 +143,7 @@ def main(argv=None):
     ap.add_argument("name")
     ap.add_argument("--out", required=True)
     ap.add_argument("--drop-dir", default="sources")
-    ap.add_argument("--sources", default=str(SOURCES))
+    ap.add_argument("--sources", default=str(registry.SOURCES))
     args = ap.parse_args(argv)
     fetch(args.name, args.out, args.drop_dir, Path(args.sources))
 

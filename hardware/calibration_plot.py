@@ -79,17 +79,16 @@ def fmt(v, digits=1):
 
 
 def markdown(df, prof):
-    head = ["measurement", "rw", "bs", "QD", "engine", "IOPS", "MiB/s",
-            "clat mean µs", "p50 µs", "p99 µs", "p99.9 µs"]
-    lines = [f"Device calibration — {caption(prof)}", "",
-             "| " + " | ".join(head) + " |",
-             "|" + "|".join(["---"] * 5 + ["---:"] * 6) + "|"]
-    for r in df.itertuples(index=False):
-        vals = [r.measurement, r.rw, r.bs, str(r.iodepth), r.ioengine,
-                fmt(r.iops, 0), fmt(r.bandwidth_MiBps), fmt(r.clat_mean_us),
-                fmt(r.clat_p50_us), fmt(r.clat_p99_us), fmt(getattr(r, "_11"))]
-        lines.append("| " + " | ".join(vals) + " |")
-    return "\n".join(lines) + "\n"
+    cols = {"measurement": None, "rw": None, "bs": None, "iodepth": "QD", "ioengine": "engine",
+            "iops": "IOPS", "bandwidth_MiBps": "MiB/s", "clat_mean_us": "clat mean µs",
+            "clat_p50_us": "p50 µs", "clat_p99_us": "p99 µs", "clat_p99.9_us": "p99.9 µs"}
+    shown = df[list(cols)].astype(object)
+    for c in list(cols)[5:]:
+        shown[c] = [fmt(v, 0 if c == "iops" else 1) for v in df[c]]
+    shown = shown.rename(columns={k: v for k, v in cols.items() if v})
+    table = shown.to_markdown(index=False, colalign=["left"] * 5 + ["right"] * 6,
+                              disable_numparse=True)
+    return f"Device calibration — {caption(prof)}\n\n{table}\n"
 
 
 def figure(df, prof):

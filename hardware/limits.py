@@ -3,19 +3,18 @@
 
 Binary suffixes (KiB, MiB, GiB, TiB and the bare K, M, G, T that cgroups and
 fio accept) are powers of 1024; decimal ones (kB, MB, GB, TB) powers of 1000.
+The arithmetic is humanfriendly's; this module only keeps the grammar strict
+(humanfriendly would read "4 gigs" as 4 GB).
 """
 import re
 from pathlib import Path
 
+import humanfriendly
+
 from lsmrepro.errors import InputError
 
-_UNITS = {
-    "": 1, "b": 1,
-    "k": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mib": 1 << 20,
-    "g": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tib": 1 << 40,
-    "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
-}
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$")
+# A number and one of the units above (or bytes); group 2 is the unit.
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(b|[kmgt]|[kmgt]i?b|)\s*$", re.IGNORECASE)
 _SHARE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 EXPECTED = ("a size like 4GiB, 512MiB, 1073741824 (bytes), "
             "a share of RAM like 70%, or none")
@@ -42,10 +41,11 @@ def _meminfo_field(meminfo, name):
 def parse_size(text, argument="size"):
     """Bytes in `text` (no shares, no `none`); InputError when unparsable."""
     m = _SIZE.match(str(text))
-    if not m or m.group(2).lower() not in _UNITS:
+    if not m:
         raise InputError(argument, repr(text),
                          "a size like 4GiB, 512MiB, 64M or 1073741824 (bytes)")
-    value = float(m.group(1)) * _UNITS[m.group(2).lower()]
+    bare_letter = len(m.group(2)) == 1 and m.group(2).lower() != "b"  # cgroups' and fio's K, M, G, T
+    value = humanfriendly.parse_size(m.group(1) + m.group(2), binary=bare_letter)
     if value < 1:
         raise InputError(argument, repr(text), "a size of at least one byte")
     return int(value)
@@ -65,8 +65,7 @@ def parse_limit(text, argument="--memory", meminfo="/proc/meminfo"):
         if not 0 < pct <= 100:
             raise InputError(argument, repr(text), "a share of RAM in (0%, 100%]")
         return int(total * pct / 100) // 4096 * 4096
-    m = _SIZE.match(s)
-    if not m or m.group(2).lower() not in _UNITS:
+    if not _SIZE.match(s):
         raise InputError(argument, repr(text), EXPECTED)
     value = parse_size(s, argument)
     if value > total:
@@ -81,10 +80,5 @@ def parse_limit(text, argument="--memory", meminfo="/proc/meminfo"):
 
 
 def human(n):
-    """1536 -> '1.5 KiB'."""
-    if n is None:
-        return "-"
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if abs(n) < 1024 or unit == "TiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
+    """1536 -> '1.5 KiB'; None (not measured) -> '-'."""
+    return "-" if n is None else humanfriendly.format_size(n, binary=True)

@@ -8,11 +8,11 @@ fingerprint: one row per item, values written the way papers write them.
 rows (key-value store, workloads) below these.
 """
 import argparse
-import csv
-import io
 import json
 import sys
 from pathlib import Path
+
+import pandas as pd
 
 from lsmrepro.atomic import write_text
 from lsmrepro.errors import InputError, cli
@@ -92,15 +92,12 @@ def main(argv=None):
     fp = _load(a.fingerprint, "fingerprint")
     if "stable" not in fp or "id" not in fp:
         raise InputError(a.fingerprint, "stable", "a fingerprint from hardware.fingerprint")
-    table = rows(fp, _load(a.profile, "device profile") if a.profile else None)
+    table = pd.DataFrame(rows(fp, _load(a.profile, "device profile") if a.profile else None),
+                         columns=["item", "value"])
     if a.out_csv:
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["item", "value"])
-        w.writerows(table)
-        write_text(a.out_csv, buf.getvalue())
-    md = "| item | value |\n|---|---|\n" + "".join(
-        f"| {k} | {v.replace('|', '/')} |\n" for k, v in table)
+        write_text(a.out_csv, table.to_csv(index=False, lineterminator="\n"))
+    # A "|" inside a value would split its cell.
+    md = table.assign(value=table["value"].str.replace("|", "/")).to_markdown(index=False) + "\n"
     if a.out_md:
         write_text(a.out_md, md)
     if not a.out_csv and not a.out_md:

@@ -12,7 +12,7 @@ PACKAGES=(
   nlohmann-json3-dev libcli11-dev                                 # driver: JSON, command line
   libsnappy-dev liblz4-dev libzstd-dev zlib1g-dev libbz2-dev      # engine compression libraries
   libgflags-dev                                                   # RocksDB's own tools
-  zstd fio dpkg-dev                                               # SOSD downloads, calibration, apt-get source
+  fio dpkg-dev                                                    # calibration, apt-get source
   python3 python3-venv                                            # the pipeline's Python
 )
 

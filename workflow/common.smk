@@ -2,18 +2,18 @@
 # Python of the pipeline's own tools. Functions only; each folder keeps its
 # own steps beside the code they run.
 import sys
-from pathlib import Path
-
-import yaml
 
 sys.path.insert(0, workflow.basedir)
 
+from engines import registry
 from lsmrepro import config as lsm_config
 from lsmrepro.errors import InputError
 
 try:
     lsm_config.check(config)
     SCALES = {name: lsm_config.load_scale(name) for name in ("smoke", "local", "paper")}
+    SOURCES = registry.load_sources()
+    ENGINES = registry.load_variants()  # engine id -> variant: every engine id comes from here
 except InputError as e:
     # One line naming the file, the field and what was expected.
     sys.stderr.write(f"error: {e}\n")
@@ -24,11 +24,6 @@ RESULTS = config["results_dir"]
 PY = f"{sys.executable} -m"
 # The software of every rule (see the file for when it is used).
 CONDA_ENV = f"{workflow.basedir}/workflow/envs/pipeline.yaml"
-
-with open(f"{workflow.basedir}/engines/sources.yaml") as _f:
-    SOURCES = yaml.safe_load(_f)
-with open(f"{workflow.basedir}/engines/engines.yaml") as _f:
-    ENGINES = yaml.safe_load(_f)
 
 
 def engine_binary(engine):
@@ -44,16 +39,11 @@ def source_tarball(name):
 
 
 def engine_inputs(wildcards):
-    """What an engine build depends on: its verified tarball, our variant
-    folder, the driver and the headers it compiles in."""
+    """What an engine build depends on: its verified tarball and every file
+    hashed into its build id (engines/registry.py, one list for both)."""
     variant = ENGINES[wildcards.engine]
-    files = [source_tarball(variant["source"]), "engines/engines.yaml", "engines/build_engine.py"]
-    files += sorted(str(p) for p in Path("engines/driver").rglob("*")
-                    if p.is_file() and "tests" not in p.parts)
-    files += sorted(str(p) for p in Path(f"engines/{wildcards.engine}").rglob("*") if p.is_file())
-    files += ["workloads/sosd/sosd_format.h"] + sorted(
-        str(p) for p in Path("workloads/ycsb").glob("*") if p.suffix in (".h", ".cc"))
-    return files
+    return [source_tarball(variant["source"])] + [
+        str(p.relative_to(registry.REPO)) for p in registry.build_inputs(wildcards.engine, ENGINES)]
 
 
 def dataset_file(scale, name):

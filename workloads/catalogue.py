@@ -7,6 +7,7 @@ lookups by name, and the rows of lsm-eval's Table 1.
 """
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -29,8 +30,12 @@ def load(path=CATALOGUE):
     for name, entry in data["datasets"].items():
         for i, use in enumerate(entry["uses"]):
             enc = use["key_encoding"]
-            if enc.startswith("be64") and use["key_bytes"] < 8:
-                raise InputError(path, f"datasets.{name}.uses.{i}.key_bytes", "expected >= 8 for a be64 encoding")
+            if enc == "decimal_var" and "key_lengths" not in entry:
+                raise InputError(path, f"datasets.{name}.key_lengths", "expected for key_encoding decimal_var")
+            want = key_bytes_of(enc, entry)
+            if want is not None and use["key_bytes"] != want:
+                raise InputError(path, f"datasets.{name}.uses.{i}.key_bytes",
+                                 f"expected {want}, the key size key_encoding {enc} writes, got {use['key_bytes']}")
     for name, s in data["size_sets"].items():
         if s["pairs_with"] not in data["datasets"]:
             raise InputError(path, f"size_sets.{name}.pairs_with",
@@ -39,6 +44,19 @@ def load(path=CATALOGUE):
         if not (REPO / spec).is_file():
             raise InputError(path, f"mixes.{name}", f"expected an existing YCSB property file, got {spec!r}")
     return data
+
+
+def key_bytes_of(encoding, entry):
+    """The key size lsmbench writes for `encoding` (engines/driver/src/
+    key_codec.h): the fixed width, the longest of the dataset's key lengths
+    for decimal_var; None for ycsb_user, whose names vary with the hash."""
+    if encoding == "be64":
+        return 8
+    if m := re.fullmatch(r"(?:be64_pad|decimal)(\d+)", encoding):
+        return int(m[1])
+    if encoding == "decimal_var":
+        return entry["key_lengths"]["uniform"][1]
+    return None
 
 
 def entry(catalogue, name, path=CATALOGUE):

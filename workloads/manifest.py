@@ -5,10 +5,10 @@ duplicates, range), its sha256, and whether it is a stand-in.
     python -m workloads.manifest verify results/local/datasets/fb_uint64.manifest.json
 """
 import argparse
-import hashlib
 import json
 from pathlib import Path
 
+from engines.download import file_hash
 from lsmrepro.atomic import write_text
 from lsmrepro.errors import InputError, cli
 
@@ -17,11 +17,7 @@ REQUIRED = ("schema_version", "dataset", "scale", "file", "count", "sha256", "st
 
 
 def sha256_of(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 22):
-            h.update(chunk)
-    return h.hexdigest()
+    return file_hash(path, "sha256")
 
 
 def write(path, facts):

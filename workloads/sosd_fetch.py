@@ -3,9 +3,10 @@
 Sources and md5s are SOSD's scripts/download.sh (md5 of the decompressed
 file). A file already in the data folder is verified and used, never
 overwritten: a mismatch is an error naming the file and both hashes. A
-download goes through zstd into a temporary file that is renamed only after
-its md5 matches. Verified files get a `<file>.verified.json` stamp (size,
-mtime, md5) so later runs skip re-hashing gigabytes.
+download (resumed when cut off, engines/download.py) is decompressed with
+zstandard into a temporary file that is renamed only after its md5 matches.
+Verified files get a `<file>.verified.json` stamp (size, mtime, md5) so later
+runs skip re-hashing gigabytes.
 
     python -m workloads.sosd_fetch --dataset fb --data-dir data
 """
@@ -13,12 +14,11 @@ import argparse
 import hashlib
 import json
 import os
-import shutil
-import subprocess
-import threading
-import urllib.request
 from pathlib import Path
 
+import zstandard
+
+from engines.download import Unreachable, download as fetch_url, file_hash
 from lsmrepro.errors import InputError, cli
 from workloads import catalogue
 
@@ -26,11 +26,7 @@ CHUNK = 1 << 22
 
 
 def md5_of(path):
-    h = hashlib.md5()
-    with open(path, "rb") as f:
-        while chunk := f.read(CHUNK):
-            h.update(chunk)
-    return h.hexdigest()
+    return file_hash(path, "md5")
 
 
 def _stamp_path(path):
@@ -71,50 +67,45 @@ def verify(path, real):
     return {"md5": want, "md5_expected": want, "checksum_verified": True}
 
 
-def download(real, data_dir):
-    """Downloads real['url'] into data_dir/real['file'] (decompressing zstd),
-    verifying the md5 before the file appears under its name."""
-    dest = Path(data_dir) / real["file"]
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(f".{dest.name}.download{os.getpid()}")
+def _unpack_zstd(packed, out, url):
+    """Decompresses `packed` into `out`; returns the md5 of what it wrote."""
     h = hashlib.md5()
     try:
-        with urllib.request.urlopen(real["url"]) as resp, open(tmp, "wb") as out:
-            if real["compression"] == "zstd":
-                proc = subprocess.Popen(["zstd", "-d", "-c", "-q"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        with open(packed, "rb") as src, open(out, "wb") as dst, \
+                zstandard.ZstdDecompressor().stream_reader(src) as reader:
+            while chunk := reader.read(CHUNK):
+                h.update(chunk)
+                dst.write(chunk)
+    except zstandard.ZstdError as e:
+        raise InputError(url, "zstd", f"a valid zstd stream expected ({e})") from None
+    return h.hexdigest()
 
-                # zstd's stdin is fed from a thread while we drain its stdout
-                # here; feeding and draining in one loop can deadlock.
-                def feed():
-                    try:
-                        shutil.copyfileobj(resp, proc.stdin, CHUNK)
-                    finally:
-                        proc.stdin.close()
 
-                t = threading.Thread(target=feed)
-                t.start()
-                while chunk := proc.stdout.read(CHUNK):
-                    h.update(chunk)
-                    out.write(chunk)
-                t.join()
-                if proc.wait() != 0:
-                    raise InputError(real["url"], "zstd", "a valid zstd stream expected (zstd -d failed)")
-            else:
-                while chunk := resp.read(CHUNK):
-                    h.update(chunk)
-                    out.write(chunk)
-        got = h.hexdigest()
+def download(real, data_dir):
+    """Downloads real['url'] into data_dir/real['file'] (decompressing zstd),
+    verifying the md5 before the file appears under its name. An interrupted
+    transfer is resumed by the next call (engines/download.py)."""
+    dest = Path(data_dir) / real["file"]
+    raw = dest.with_name(f".{dest.name}.download")  # the file as served
+    tmp = dest.with_name(f".{dest.name}.unpacked{os.getpid()}")
+    try:
+        fetch_url(real["url"], raw)
+        if real["compression"] == "zstd":
+            got = _unpack_zstd(raw, tmp, real["url"])
+        else:
+            got = md5_of(raw)
+            os.replace(raw, tmp)
         if real["md5"] is not None and got != real["md5"]:
             raise InputError(dest, "md5", f"expected {real['md5']} (SOSD's download.sh), got {got} after download from {real['url']}")
         os.replace(tmp, dest)
         if real["md5"] is not None:
             _write_stamp(dest, got)
-    except OSError as e:
+    except (Unreachable, OSError) as e:
         raise InputError(dest, "download", f"could not fetch {real['url']} ({e}); place the file here "
                          f"(md5 {real['md5']}) to use it without downloading") from None
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        for leftover in (raw, tmp):
+            leftover.unlink(missing_ok=True)
     return dest
 
 

@@ -53,7 +53,8 @@ def test_system_table(tmp_path):
     md, csv = tmp_path / "t.md", tmp_path / "t.csv"
     p = run_module("system_table", "--fingerprint", f, "--out-md", md, "--out-csv", csv)
     assert p.returncode == 0, p.stderr
-    assert md.read_text().startswith("| item | value |")
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in md.read_text().splitlines()]
+    assert cells[0] == ["item", "value"] and ["Fingerprint", fp["id"]] in cells
     assert csv.read_text().splitlines()[0] == "item,value"
     f.write_text("{}")
     assert "a fingerprint from" in one_error_line(

@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   CLI::App app{"lsmbench (" + engine->Name() + "): load, run, verify, log"};
   std::string db_dir, dataset, dataset_manifest, build_id_file, log_path;
   std::string load_order = "shuffled", workload = "point", settle = "wait";
-  std::string progress = "auto", key_encoding = "be64", ycsb_spec, phase = "all";
+  std::string progress = "auto", key_encoding = "be64", key_lengths, ycsb_spec, phase = "all";
   uint64_t ops_count = 100000, seed = 1, settle_every = 0;
   size_t value_bytes = 64;
   double negative_share = 0.0;
@@ -86,7 +86,10 @@ int main(int argc, char** argv) {
                  "--workload diff: flush and settle every N ops (default: 4 times per run)");
   app.add_option("--spec", ycsb_spec, "YCSB workload property file (--workload ycsb)");
   app.add_option("-p", ycsb_props, "YCSB property override key=value (repeatable)");
-  app.add_option("--key-encoding", key_encoding, "be64, be64_padN or decimalN");
+  app.add_option("--key-encoding", key_encoding,
+                 "be64, be64_padN, decimalN, decimal_var or ycsb_user (src/key_codec.h)");
+  app.add_option("--key-lengths", key_lengths,
+                 "decimal_var: the dataset's per-key widths (SOSD _uint32 file, one per key)");
   app.add_option("--ops", ops_count, "operations in the run phase");
   app.add_option("--negative-share", negative_share, "share of absent-key lookups")
       ->check(CLI::Range(0.0, 1.0));
@@ -139,10 +142,21 @@ int main(int argc, char** argv) {
   if (!sosd::ReadKeys(dataset, /*require_sorted=*/true, &spec.keys, &info, &err)) {
     return Fail(err);
   }
+  if (!spec.codec.Parse(key_encoding, &err)) return Fail(err);
+  if (spec.codec.needs_widths() != !key_lengths.empty()) {
+    return Fail("--key-lengths goes with --key-encoding decimal_var, and only with it");
+  }
+  if (!key_lengths.empty()) {
+    std::vector<uint64_t> widths;
+    sosd::ReadInfo widths_info;
+    if (!sosd::ReadKeys(key_lengths, /*require_sorted=*/false, &widths, &widths_info, &err)) {
+      return Fail(err);
+    }
+    if (!spec.codec.SetWidths(spec.keys, widths, &err)) return Fail(key_lengths + ": " + err);
+  }
   // The store holds each key once; duplicates in the file are counted and
   // reported, and the distinct keys are what gets loaded and verified.
   spec.keys.erase(std::unique(spec.keys.begin(), spec.keys.end()), spec.keys.end());
-  if (!spec.codec.Parse(key_encoding, &err)) return Fail(err);
   spec.db_dir = db_dir;
   spec.shuffled_load = load_order == "shuffled";
   spec.value_bytes = value_bytes;
@@ -174,7 +188,9 @@ int main(int argc, char** argv) {
     } else if (app.count("--settle-every")) {
       return Fail("--settle-every needs --workload diff");
     } else {
-      spec.ops = PointLookups(spec.keys, ops_count, negative_share, seed);
+      if (!PointLookups(spec.keys, ops_count, negative_share, seed, &spec.ops, &err)) {
+        return Fail(dataset + ": " + err);
+      }
     }
   }
   if (phase == "load") spec.ops.clear();
@@ -204,7 +220,7 @@ int main(int argc, char** argv) {
                                   {"load_order", load_order},
                                   {"value_bytes", value_bytes},
                                   {"key_encoding", key_encoding},
-                                  {"key_bytes", spec.codec.width()},
+                                  {"key_bytes", spec.codec.max_width()},
                                   {"loaded_keys", spec.keys.size()},
                                   {"ycsb", ycsb_info},
                                   {"settle", settle},

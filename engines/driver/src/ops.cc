@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "gen/lookups.h"
+
 namespace lsmbench {
 
 const char* OpName(OpType t) {
@@ -40,20 +42,17 @@ uint64_t AbsentKey(const std::vector<uint64_t>& keys, Rng* rng) {
 
 }  // namespace
 
-std::vector<Op> PointLookups(const std::vector<uint64_t>& keys, uint64_t count,
-                             double negative_share, uint64_t seed) {
-  Rng rng(seed);
-  std::vector<Op> ops;
-  ops.reserve(count);
-  for (uint64_t i = 0; i < count; i++) {
-    bool negative = keys.empty() || rng.NextDouble() < negative_share;
-    if (negative) {
-      ops.push_back({OpType::kGet, Expect::kAbsent, 0, AbsentKey(keys, &rng)});
-    } else {
-      ops.push_back({OpType::kGet, Expect::kPresent, 0, keys[rng.Uniform(keys.size())]});
-    }
+bool PointLookups(const std::vector<uint64_t>& keys, uint64_t count, double negative_share,
+                  uint64_t seed, std::vector<Op>* out, std::string* err) {
+  gen::Keys lookups;
+  if (!gen::MakeLookups(keys, count, negative_share, seed, &lookups, err)) return false;
+  out->clear();
+  out->reserve(lookups.size());
+  for (uint64_t k : lookups) {
+    bool present = std::binary_search(keys.begin(), keys.end(), k);
+    out->push_back({OpType::kGet, present ? Expect::kPresent : Expect::kAbsent, 0, k});
   }
-  return ops;
+  return true;
 }
 
 std::vector<Op> DiffStream(const std::vector<uint64_t>& keys, uint64_t count, uint64_t seed) {

@@ -34,11 +34,14 @@ const char* OpName(OpType t);
 // and library, which std::uniform_int_distribution does not promise.
 using Rng = ycsb::Random64;
 
-// `count` point lookups over `keys` (sorted, distinct): a share
-// `negative_share` of absent keys drawn inside the key range (between two
-// neighbours where a gap exists), the rest uniform over the present keys.
-std::vector<Op> PointLookups(const std::vector<uint64_t>& keys, uint64_t count,
-                             double negative_share, uint64_t seed);
+// `count` point lookups over `keys` (sorted, distinct), drawn as the
+// workloads' lookup files are (gen::MakeLookups, workloads/gen/lookups.h,
+// SOSD's rule): round(count x negative_share) absent keys uniform over
+// [smallest, largest key] (above the largest when the keys leave no gap),
+// the rest uniform over the present keys, shuffled together. False and
+// *err when no absent key exists or the keys are empty.
+bool PointLookups(const std::vector<uint64_t>& keys, uint64_t count, double negative_share,
+                  uint64_t seed, std::vector<Op>* out, std::string* err);
 
 // The differential stream: every kind of answer an index can get wrong, so
 // two engines that answer it identically agree on everything the studies

@@ -1,4 +1,4 @@
-// The JSON-lines run log (schema in engines/driver/LOG_SCHEMA.md). Records
+// The JSON-lines run log (the contract: engines/driver/log_schema.yaml). Records
 // go to `<path>.tmp`; Finish() appends the `end` record and renames the file
 // into place, so a killed run never leaves a log that looks complete.
 #ifndef LSMBENCH_RUN_LOG_H_
@@ -13,7 +13,8 @@
 
 namespace lsmbench {
 
-constexpr int kLogSchemaVersion = 1;
+// From log_schema.yaml's run.schema_version, through CMakeLists.txt.
+constexpr int kLogSchemaVersion = LSMBENCH_LOG_SCHEMA_VERSION;
 
 class RunLog {
  public:

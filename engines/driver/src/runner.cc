@@ -33,12 +33,11 @@ class Executor {
       : engine_(engine),
         spec_(spec),
         verifier_(verifier),
-        digest_(digest),
-        key_(spec.codec.width(), '\0') {}
+        digest_(digest) {}
 
   // Times the engine calls of `op` into *nanos; *found for gets.
   bool Do(const Op& op, uint64_t* nanos, bool* found, std::string* err) {
-    spec_.codec.Encode(op.key, key_.data());
+    spec_.codec.Encode(op.key, &key_);
     std::string_view k(key_);
     uint64_t a, b;
     bool ok = true;
@@ -89,7 +88,7 @@ class Executor {
   }
 
   bool Load(uint64_t k, std::string* err) {
-    spec_.codec.Encode(k, key_.data());
+    spec_.codec.Encode(k, &key_);
     MakeValue(k, 0, spec_.value_bytes, &value_);
     return engine_->Put(key_, value_, err);
   }

@@ -19,7 +19,16 @@ std::string Hex(uint64_t k) {
 
 Verifier::Verifier(const std::vector<uint64_t>* keys, size_t value_bytes,
                    const KeyCodec& codec)
-    : keys_(keys), value_bytes_(value_bytes), codec_(codec) {}
+    : keys_(keys), value_bytes_(value_bytes), codec_(codec), written_(EngineOrder{&codec_}) {}
+
+const std::vector<uint64_t>& Verifier::EngineOrdered() {
+  if (codec_.order_preserving()) return *keys_;
+  if (engine_ordered_.size() != keys_->size()) {
+    engine_ordered_ = *keys_;
+    std::sort(engine_ordered_.begin(), engine_ordered_.end(), EngineOrder{&codec_});
+  }
+  return engine_ordered_;
+}
 
 uint64_t Verifier::NotePut(uint64_t key) {
   uint64_t v = next_version_++;
@@ -68,15 +77,18 @@ bool Verifier::CheckGet(const Op& op, bool found, std::string_view value) {
 bool Verifier::CheckScan(const Op& op, const std::vector<KV>& got) {
   verified_++;
   // Expected: the merge of the loaded keys and the written ones (deleted
-  // ones left out), from the first key >= op.key, op.scan_len entries.
-  auto base = std::lower_bound(keys_->begin(), keys_->end(), op.key);
+  // ones left out), from the first key at or after op.key in the engine's
+  // order, op.scan_len entries.
+  EngineOrder less{&codec_};
+  const std::vector<uint64_t>& loaded = EngineOrdered();
+  auto base = std::lower_bound(loaded.begin(), loaded.end(), op.key, less);
   auto extra = written_.lower_bound(op.key);
   size_t i = 0;
   while (i < op.scan_len) {
-    bool base_left = base != keys_->end(), extra_left = extra != written_.end();
+    bool base_left = base != loaded.end(), extra_left = extra != written_.end();
     if (!base_left && !extra_left) break;
     uint64_t key, version;
-    if (extra_left && (!base_left || extra->first <= *base)) {
+    if (extra_left && (!base_left || !less(*base, extra->first))) {
       key = extra->first;
       version = extra->second;
       if (base_left && *base == key) ++base;
@@ -87,10 +99,12 @@ bool Verifier::CheckScan(const Op& op, const std::vector<KV>& got) {
       version = 0;
     }
     if (i >= got.size()) return Wrong(op, "scan ended early at entry " + std::to_string(i));
-    uint64_t got_key = 0;
-    if (!codec_.Decode(got[i].first, &got_key) || got_key != key) {
+    codec_.Encode(key, &expected_key_);
+    if (got[i].first != expected_key_) {
+      uint64_t got_key = 0;
+      std::string shown = codec_.Decode(got[i].first, &got_key) ? Hex(got_key) : "an unknown key";
       return Wrong(op, "scan entry " + std::to_string(i) + ": expected key " + Hex(key) +
-                           ", got " + Hex(got_key) + " (" + std::to_string(got[i].first.size()) +
+                           ", got " + shown + " (" + std::to_string(got[i].first.size()) +
                            " bytes)");
     }
     MakeValue(key, version, value_bytes_, &scratch_);

@@ -22,7 +22,8 @@ namespace lsmbench {
 class Verifier {
  public:
   // `keys`: the loaded keys, sorted and distinct, stored at version 0. Kept
-  // by pointer: the caller owns them for the verifier's lifetime.
+  // by pointer: the caller owns them for the verifier's lifetime. Scans are
+  // checked in the engine's order, the order of the keys' encodings.
   Verifier(const std::vector<uint64_t>* keys, size_t value_bytes, const KeyCodec& codec);
 
   // The version the next put writes, recorded as the key's expected value.
@@ -41,21 +42,31 @@ class Verifier {
   nlohmann::json ToJson() const;
 
  private:
+  // Orders keys as the engine orders their encodings.
+  struct EngineOrder {
+    const KeyCodec* codec;
+    bool operator()(uint64_t a, uint64_t b) const { return codec->Less(a, b); }
+  };
+
   bool Lookup(uint64_t key, uint64_t* version) const;
   bool Wrong(const Op& op, std::string what);
+  // The loaded keys in the engine's order (keys_ itself when the encoding
+  // preserves numeric order; sorted on the first scan otherwise).
+  const std::vector<uint64_t>& EngineOrdered();
 
   const std::vector<uint64_t>* keys_;
   size_t value_bytes_;
   KeyCodec codec_;
+  std::vector<uint64_t> engine_ordered_;
   // Keys written during the run: key -> version (inserts and updates), or
   // kDeleted for a key the run deleted.
   static constexpr uint64_t kDeleted = UINT64_MAX;
-  std::map<uint64_t, uint64_t> written_;
+  std::map<uint64_t, uint64_t, EngineOrder> written_;
   uint64_t next_version_ = 1;
   uint64_t verified_ = 0;
   uint64_t wrong_ = 0;
   std::vector<std::string> examples_;
-  std::string scratch_;
+  std::string scratch_, expected_key_;
 };
 
 }  // namespace lsmbench

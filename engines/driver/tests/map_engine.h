@@ -38,7 +38,9 @@ class MapEngine : public Engine {
     return true;
   }
   bool Settle(bool, std::string*) override { return true; }
-  nlohmann::json Stats() override { return {{"index_bytes", 0}}; }
+  nlohmann::json Stats() override {
+    return {{"index_bytes", 0}, {"files_per_level", nlohmann::json::array()}, {"compaction_seconds", 0.0}};
+  }
   void Close() override {}
 
   std::map<std::string, std::string> data_;

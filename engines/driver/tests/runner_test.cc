@@ -53,7 +53,8 @@ class RunnerTest : public ::testing::Test {
     for (uint64_t k = 0; k < 2000; k++) spec_.keys.push_back(k * 10 + (k % 3));
     spec_.keys.push_back(UINT64_MAX);
     spec_.progress = false;
-    spec_.ops = PointLookups(spec_.keys, 3000, 0.25, 1);
+    std::string err;
+    EXPECT_TRUE(PointLookups(spec_.keys, 3000, 0.25, 1, &spec_.ops, &err)) << err;
     path_ = ::testing::TempDir() + "/runner_test_" + std::to_string(getpid()) + ".jsonl";
   }
   RunResult RunWith(Engine* e) {
@@ -167,38 +168,6 @@ TEST_F(RunnerTest, UnfinishedLogNeverAppearsUnderItsName) {
   }  // destroyed without Finish(), as when a run fails
   EXPECT_FALSE(std::filesystem::exists(path_));
   EXPECT_FALSE(std::filesystem::exists(path_ + ".tmp"));
-}
-
-}  // namespace lsmbench
-
-namespace lsmbench {
-
-TEST(KeyCodec, EncodingsPreserveOrderAndRoundTrip) {
-  std::string err;
-  for (const char* name : {"be64", "be64_pad16", "decimal24", "decimal20"}) {
-    KeyCodec c;
-    ASSERT_TRUE(c.Parse(name, &err)) << err;
-    std::string prev;
-    for (uint64_t k : {uint64_t{0}, uint64_t{1}, uint64_t{9}, uint64_t{10}, uint64_t{255},
-                       uint64_t{256}, uint64_t{1} << 32, UINT64_MAX - 1, UINT64_MAX}) {
-      std::string s(c.width(), '?');
-      c.Encode(k, s.data());
-      uint64_t back = 0;
-      ASSERT_TRUE(c.Decode(s, &back)) << name << " " << k;
-      EXPECT_EQ(back, k) << name;
-      EXPECT_LT(prev, s) << name << " " << k;  // bytewise order == numeric order
-      prev = s;
-    }
-  }
-  KeyCodec c;
-  EXPECT_TRUE(c.Parse("decimal24", &err));
-  EXPECT_EQ(c.width(), 24u);
-  std::string s(24, '?');
-  c.Encode(42, s.data());
-  EXPECT_EQ(s, "000000000000000000000042");
-  for (const char* bad : {"be32", "be64_pad4", "decimal8", "decimal", "be64_padx"}) {
-    EXPECT_FALSE(KeyCodec().Parse(bad, &err)) << bad;
-  }
 }
 
 }  // namespace lsmbench

@@ -1,0 +1,96 @@
+"""The engine registry: engines/engines.yaml (the variants, keyed by engine id)
+and engines/sources.yaml (their pinned tarballs), each validated against its
+JSON schema wherever it is read, and the files an engine build depends on.
+
+Every other place that needs an engine id, a variant or a pin reads it from
+here: engines/build_engine.py, engines/fetch.py, the Snakemake rules
+(workflow/common.smk) and the tests.
+"""
+from pathlib import Path
+
+from lsmrepro.config import _load_yaml, validate
+from lsmrepro.errors import InputError
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+VARIANTS = HERE / "engines.yaml"
+SOURCES = HERE / "sources.yaml"
+DRIVER = HERE / "driver"
+
+# What every lsmbench is made of besides the variant's own layers: the
+# driver (its log schema gives the writer its version), the workload and
+# index code it compiles in, the variant list and the script that builds.
+# Relative to the repository.
+_SHARED_INPUTS = ("engines/driver/src", "engines/driver/CMakeLists.txt",
+                  "engines/driver/log_schema.yaml", "workloads/sosd", "workloads/ycsb", "workloads/gen",
+                  "indexes/include", "engines/engines.yaml", "engines/build_engine.py")
+
+
+def load_sources(path=SOURCES):
+    """sources.yaml as a dict: source name -> pin, validated."""
+    data = _load_yaml(path)
+    validate(data, HERE / "sources.schema.yaml", path)
+    return data
+
+
+def load_variants(path=VARIANTS, sources=SOURCES):
+    """engines.yaml as a dict: engine id -> variant, validated against its
+    schema and against what a schema cannot see: each `source` is a pin of
+    sources.yaml and each named layer is a folder under engines/."""
+    data = _load_yaml(path)
+    validate(data, HERE / "engines.schema.yaml", path)
+    pins = load_sources(sources)
+    for name, variant in data.items():
+        if variant["source"] not in pins:
+            raise InputError(path, f"{name}.source",
+                             f"expected a source of {Path(sources).name} "
+                             f"({', '.join(sorted(pins))}), got {variant['source']!r}")
+        for i, layer in enumerate(variant.get("layers", [])):
+            if not (Path(path).parent / layer).is_dir():
+                raise InputError(path, f"{name}.layers.{i}",
+                                 f"expected a folder engines/{layer}/, none exists")
+    return data
+
+
+def engine_ids(path=VARIANTS):
+    """Every engine id, in the file's order."""
+    return list(load_variants(path))
+
+
+def variant(name, path=VARIANTS):
+    variants = load_variants(path)
+    if name not in variants:
+        raise InputError(path, name, f"no such engine; known: {', '.join(variants)}")
+    return variants[name]
+
+
+def pin(name, path=SOURCES):
+    pins = load_sources(path)
+    if name not in pins:
+        raise InputError(path, name, f"no such source; known: {', '.join(sorted(pins))}")
+    return pins[name]
+
+
+def layers(name, variants=None):
+    """The folders under engines/ laid over the pristine tree, in order: a
+    variant's `layers` (shared hooks first, e.g. [leveldb-hooks, wisckey,
+    bourbon]), or just its own folder (which may not exist: no own code)."""
+    v = (variants or load_variants())[name]
+    return [HERE / layer for layer in v.get("layers", [name])]
+
+
+def _files_under(root):
+    if root.is_file():
+        return [root]
+    if root.is_dir():
+        return [p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    return []
+
+
+def build_inputs(name, variants=None):
+    """Every file of ours compiled into engine `name`'s lsmbench, sorted:
+    its layers, the driver, the headers it includes, engines.yaml. The build
+    id hashes exactly these and the Snakemake rule lists exactly these as
+    inputs, so an edit to any of them both changes the id and rebuilds."""
+    roots = [*layers(name, variants), *(REPO / p for p in _SHARED_INPUTS)]
+    return sorted({p for root in roots for p in _files_under(root)})

@@ -1,0 +1,121 @@
+"""engines/registry.py: the real engines.yaml and sources.yaml pass their
+schemas; a bad entry is one error naming the file, the field and what was
+expected; the files hashed into a build id are the Snakemake rule's inputs."""
+import os
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from engines import build_engine, registry
+from lsmrepro.errors import InputError
+
+REPO = registry.REPO
+
+
+def test_real_files_pass_their_schemas():
+    variants = registry.load_variants()
+    assert registry.engine_ids() == list(variants)
+    assert set(registry.load_sources()) >= {v["source"] for v in variants.values()}
+
+
+def _write(tmp_path, variants, sources=None):
+    (tmp_path / "sources.yaml").write_text(yaml.safe_dump(
+        sources if sources is not None else registry.load_sources()))
+    (tmp_path / "engines.yaml").write_text(yaml.safe_dump(variants))
+    return tmp_path / "engines.yaml", tmp_path / "sources.yaml"
+
+
+@pytest.mark.parametrize("edit, field, expected", [
+    (lambda v: v["leveldb"].pop("library"), "leveldb", "'library' is a required property"),
+    (lambda v: v["leveldb"].update(libary="x.a"), "leveldb", "unknown field"),
+    (lambda v: v["leveldb"].update(library="libleveldb.so"), "leveldb.library", r"does not match"),
+    (lambda v: v["leveldb"].update(layers="leveldb-hooks"), "leveldb.layers",
+     "expected array, got str"),
+    (lambda v: v["leveldb"].update(cmake_args=["LEVELDB_INSTALL=OFF"]), "leveldb.cmake_args.0",
+     "does not match"),
+    (lambda v: v.update(LevelDB=v["leveldb"]), "(top level)", "does not match"),
+])
+def test_schema_violation_names_file_field_and_expectation(tmp_path, edit, field, expected):
+    variants = registry.load_variants()
+    edit(variants)
+    path, sources = _write(tmp_path, variants)
+    with pytest.raises(InputError, match=expected) as e:
+        registry.load_variants(path, sources)
+    assert e.value.path == str(path) and e.value.field == field
+
+
+def test_source_must_be_pinned_and_layers_must_exist(tmp_path):
+    variants = registry.load_variants()
+    variants["leveldb"]["source"] = "leveldb-2"
+    path, sources = _write(tmp_path, variants)
+    with pytest.raises(InputError, match=r"leveldb.source: expected a source of sources.yaml"):
+        registry.load_variants(path, sources)
+    variants = registry.load_variants()
+    variants["leveldb"]["layers"] = ["no-such-layer"]
+    path, sources = _write(tmp_path, variants)
+    with pytest.raises(InputError, match=r"leveldb.layers.0: expected a folder engines/no-such-layer/"):
+        registry.load_variants(path, sources)
+
+
+def test_bad_pin_is_named(tmp_path):
+    sources = registry.load_sources()
+    sources["leveldb"]["sha256"] = "9A37"
+    _, path = _write(tmp_path, {}, sources)
+    with pytest.raises(InputError) as e:
+        registry.pin("leveldb", path)
+    assert e.value.field == "leveldb.sha256" and "does not match" in e.value.expected
+
+
+def test_build_inputs_cover_everything_compiled_in():
+    files = {str(p.relative_to(REPO)) for p in registry.build_inputs("leveldb")}
+    for must in ("indexes/include/lidx/pgm.h", "engines/driver/src/main.cc",
+                 "engines/driver/src/key_codec.h", "engines/driver/log_schema.yaml",
+                 "engines/driver/CMakeLists.txt", "workloads/sosd/sosd_format.h",
+                 "workloads/ycsb/core_workload.cc", "engines/engines.yaml"):
+        assert must in files, must
+    assert not any(f.startswith("engines/driver/tests/") for f in files)
+
+
+def test_layers_are_build_inputs():
+    layer = REPO / "engines" / "leveldb"  # the default layer: the variant's own folder
+    variants = {"leveldb": registry.load_variants()["leveldb"]}
+    if layer.is_dir():
+        assert set(layer.rglob("*.patch")) <= set(registry.build_inputs("leveldb", variants))
+    variants["leveldb"]["layers"] = ["driver"]  # any existing folder stands in for a layer
+    assert REPO / "engines/driver/tests/ops_test.cc" in registry.build_inputs("leveldb", variants)
+
+
+def test_build_id_follows_the_content_of_every_input(monkeypatch, tmp_path):
+    header = tmp_path / "extra.h"
+    header.write_text("// v1\n")
+    monkeypatch.setattr(build_engine, "REPO", tmp_path)
+    monkeypatch.setattr(registry, "build_inputs", lambda name: [header])
+    before = build_engine.overlay_hash("leveldb")
+    header.write_text("// v2\n")
+    assert build_engine.overlay_hash("leveldb") != before
+
+
+def test_snakemake_rule_inputs_are_the_hashed_files(tmp_path):
+    """A build whose outputs are older than an index header is out of date,
+    and the reason Snakemake gives names that header."""
+    build = tmp_path / "build"
+    binary = build / "engines/leveldb/bin/lsmbench"
+    binary.parent.mkdir(parents=True)
+    for f in (binary, build / "engines/leveldb/build_id.json",
+              build / "sources" / registry.pin("leveldb")["file"]):
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text("")
+        os.utime(f, (1, 1))
+    r = subprocess.run([sys.executable, "-m", "snakemake", "-n", str(binary),
+                        "--config", f"build_dir={build}", f"results_dir={tmp_path}/results"],
+                       cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout + r.stderr
+    assert "rule build_engine" in out
+    reason = out[out.index("reason:"):].splitlines()[0]
+    hashed = {str(p.relative_to(REPO)) for p in registry.build_inputs("leveldb")}
+    assert "indexes/include/lidx/pgm.h" in reason
+    named = {w.strip(",") for w in reason.split(":", 2)[-1].split()}
+    assert named - {f"{build}/sources/{registry.pin('leveldb')['file']}"} == hashed
