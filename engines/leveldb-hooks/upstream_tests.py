@@ -34,8 +34,8 @@ import yaml
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))  # run as a script
 
-from engines import build_engine  # noqa: E402
-from engines.fetch import load_pin, sha256_of  # noqa: E402
+from engines import build_engine, registry  # noqa: E402
+from engines.fetch import sha256_of  # noqa: E402
 from lsmrepro.errors import InputError, cli  # noqa: E402
 
 # Pristine LevelDB 1.23 fails this case here too (NOTES.md: db/db_test.cc:1372,
@@ -61,7 +61,7 @@ def use_system_gtest(cmakelists):
 def skips_of(variant):
     """Case name -> reason, from each layer's upstream_skips.yaml."""
     skips = {}
-    for layer in build_engine.layers(variant):
+    for layer in registry.layers(variant):
         f = layer / "upstream_skips.yaml"
         if f.is_file():
             skips.update(yaml.safe_load(f.read_text()) or {})
@@ -97,13 +97,13 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
 
-    variant = build_engine.load_variant(args.variant)
-    pin = load_pin(variant["source"])
+    variant = registry.variant(args.variant)
+    pin = registry.pin(variant["source"])
     if sha256_of(args.tarball) != pin["sha256"]:
         raise InputError(args.tarball, "sha256", f"expected {pin['sha256']}")
     parser = variant.get("table_format_parser")
     if args.format and not parser:
-        raise InputError(build_engine.VARIANTS, f"{args.variant}.table_format_parser",
+        raise InputError(registry.VARIANTS, f"{args.variant}.table_format_parser",
                          "a parser function name, for --format")
     work = Path(args.work).resolve()
     src, bld = work / "src", work / "build"
