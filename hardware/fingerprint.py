@@ -162,10 +162,10 @@ def kernel_info():
 
 
 def os_info():
-    rel = {}
-    for line in _read("/etc/os-release", "").splitlines():
-        k, _, v = line.partition("=")
-        rel[k] = v.strip().strip('"')
+    try:
+        rel = platform.freedesktop_os_release()
+    except OSError:  # no os-release file
+        rel = {}
     return {"pretty_name": rel.get("PRETTY_NAME"), "id": rel.get("ID"),
             "version_id": rel.get("VERSION_ID"),
             "debian_version": _read("/etc/debian_version")}

@@ -1,6 +1,7 @@
 """fio job files, the parser against recorded fio output, a short real run."""
 import configparser
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -13,22 +14,26 @@ from conftest import DATA, REPO, one_error_line, run_module
 JOBS = REPO / "hardware" / "fio"
 
 
-def test_job_files_cover_the_issue():
-    want = {"randread-4k-qd1": ("randread", "4k", "1"), "randread-4k-qd32": ("randread", "4k", "32"),
-            "seqread-1m": ("read", "1m", None), "seqwrite-1m": ("write", "1m", None),
-            "randwrite-4k": ("randwrite", "4k", None)}
-    files = {f.stem: f for f in JOBS.glob("*.fio")}
-    assert set(files) == set(want)
-    for name, (rw, bs, qd) in want.items():
+def test_job_files_are_what_their_names_say():
+    """A job's name says what it measures (seq|rand + read|write, block size,
+    queue depth when not 1 job); its global section takes every size and
+    time from the variables fio_profile sets (test_short_real_run runs one),
+    with direct I/O."""
+    files = sorted(JOBS.glob("*.fio"))
+    assert files
+    for f in files:
+        m = re.fullmatch(r"(seq|rand)(read|write)-(\d+[km])(?:-qd(\d+))?", f.stem)
+        assert m, f.name
         ini = configparser.ConfigParser(comment_prefixes=(";", "#"), interpolation=None)
-        ini.read(files[name])
-        g, j = ini["global"], ini[name]
-        assert g["direct"] == "1" and g["directory"] == "${FIO_DIR}"
-        assert g["size"] == "${FIO_SIZE}" and g["runtime"] == "${FIO_RUNTIME}"
-        assert g["ramp_time"] == "${FIO_RAMP}" and g["time_based"] == "1"
-        assert (j["rw"], j["bs"]) == (rw, bs)
-        if qd:
-            assert j["iodepth"] == qd
+        ini.read(f)
+        g, j = ini["global"], ini[f.stem]
+        assert (j["rw"], j["bs"]) == (m[2] if m[1] == "seq" else "rand" + m[2], m[3]), f.name
+        if m[4]:
+            assert j["iodepth"] == m[4], f.name
+        assert g["direct"] == "1" and g["time_based"] == "1", f.name
+        for key, var in (("directory", "FIO_DIR"), ("size", "FIO_SIZE"), ("ramp_time", "FIO_RAMP"),
+                         ("runtime", "FIO_RUNTIME")):
+            assert g[key] == f"${{{var}}}", (f.name, key)
 
 
 def test_parse_recorded_output():

@@ -25,6 +25,9 @@ class Verifier {
   // by pointer: the caller owns them for the verifier's lifetime. Scans are
   // checked in the engine's order, the order of the keys' encodings.
   Verifier(const std::vector<uint64_t>* keys, size_t value_bytes, const KeyCodec& codec);
+  // written_'s order points at codec_: a copy would order by the original's.
+  Verifier(const Verifier&) = delete;
+  Verifier& operator=(const Verifier&) = delete;
 
   // The version the next put writes, recorded as the key's expected value.
   uint64_t NotePut(uint64_t key);
