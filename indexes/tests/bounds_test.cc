@@ -1,4 +1,4 @@
-// Engineer 1's per-index tests: each error knob is a guaranteed bound on
+// Per-index tests of fp, plr, ft, pgm, rs, plex, rmi: each error knob is a guaranteed bound on
 // hi - lo, proven through the full harness at several knob values and on the
 // datasets that stress it; plus index-specific properties.
 #include <gtest/gtest.h>

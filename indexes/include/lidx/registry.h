@@ -23,7 +23,7 @@
 
 #include "lidx/index.h"
 
-// ---- engineer 1: fp, plr, ft, pgm, rs, plex, rmi ----
+// The EDBT evaluation's indexes (seed 000)
 #include "lidx/fp.h"
 #include "lidx/ft.h"
 #include "lidx/pgm.h"
@@ -31,11 +31,11 @@
 #include "lidx/plr.h"
 #include "lidx/rmi.h"
 #include "lidx/rs.h"
-// ---- engineer 2: slr, pla, pra (lits is string-native, see string_index.h) ----
+// SLR (seed 003), DobLIX's PLA/PRA (seed 002); lits is string-native (string_index.h)
 #include "lidx/lits.h"
 #include "lidx/pla.h"
 #include "lidx/slr.h"
-// ---- engineer 3: alex, lipp, dili ----
+// Updatable, unclustered indexes (seed 000)
 #include "lidx/alex.h"
 #include "lidx/lipp.h"
 #include "lidx/dili.h"
@@ -60,7 +60,7 @@ std::unique_ptr<Index<K>> Construct(const Options& opts, std::string* err) {
 template <typename K>
 const std::vector<std::pair<std::string_view, Factory<K>>>& Entries() {
   static const std::vector<std::pair<std::string_view, Factory<K>>> kEntries = {
-      // ---- engineer 1 ----
+      // seed 000, clustered
       {"fp", &Construct<FenceIndex<K>, K>},
       {"plr", &Construct<PlrIndex<K>, K>},
       {"ft", &Construct<FitingTreeIndex<K>, K>},
@@ -68,13 +68,13 @@ const std::vector<std::pair<std::string_view, Factory<K>>>& Entries() {
       {"rs", &Construct<RadixSplineIndex<K>, K>},
       {"plex", &Construct<PlexIndex<K>, K>},
       {"rmi", &Construct<RmiIndex<K>, K>},
-      // ---- engineer 2 ----
+      // seeds 003 and 002, and LITS
       {"slr-eq", &Construct<SlrEq<K>, K>},
       {"slr-ea", &Construct<SlrEa<K>, K>},
       {"pla", &Construct<DobPla<K>, K>},
       {"pra", &Construct<DobPra<K>, K>},
       {"lits", &Construct<LitsIndex<K>, K>},
-      // ---- engineer 3 ----
+      // seed 000, unclustered
       {"alex", &Construct<AlexIndex<K>, K>},
       {"lipp", &Construct<LippIndex<K>, K>},
       {"dili", &Construct<DiliIndex<K>, K>},
