@@ -1,0 +1,25 @@
+// Copyright (c) 2026 The lsmrepro authors. Use of this source code is
+// governed by a BSD-style license that can be found in the LICENSE file of
+// LevelDB, which this file extends.
+//
+// DBImpl's public reads with key-value separation: LevelDB's own Get and
+// NewIterator (renamed GetStored and NewStoredIterator by the wisckey patch)
+// return value pointers; these turn them into values, outside the mutex.
+#include "db/db_impl.h"
+#include "db/value_log.h"
+
+namespace leveldb {
+
+Status DBImpl::Get(const ReadOptions& options, const Slice& key,
+                   std::string* value) {
+  Status s = GetStored(options, key, value);
+  if (s.ok()) s = vlog_->Resolve(key, options.verify_checksums, value);
+  return s;
+}
+
+Iterator* DBImpl::NewIterator(const ReadOptions& options) {
+  return NewValueResolvingIterator(NewStoredIterator(options), vlog_,
+                                   options.verify_checksums);
+}
+
+}  // namespace leveldb
