@@ -8,12 +8,25 @@
 #include "db/db_impl.h"
 #include "db/value_log.h"
 
+// Over engines/leveldb-hooks (bourbon), the value-log read is the lookup's
+// ReadValue step (Figures 2 and 8); plain wisckey has no step timers.
+#if __has_include("layers/hooks/lookup_trace.h")
+#include "layers/hooks/lookup_trace.h"
+#define WISCKEY_READ_VALUE_STEP \
+  trace::ScopedStep read_value_step(trace::kReadValue)
+#else
+#define WISCKEY_READ_VALUE_STEP
+#endif
+
 namespace leveldb {
 
 Status DBImpl::Get(const ReadOptions& options, const Slice& key,
                    std::string* value) {
   Status s = GetStored(options, key, value);
-  if (s.ok()) s = vlog_->Resolve(key, options.verify_checksums, value);
+  if (s.ok()) {
+    WISCKEY_READ_VALUE_STEP;
+    s = vlog_->Resolve(key, options.verify_checksums, value);
+  }
   return s;
 }
 
