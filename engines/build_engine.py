@@ -41,6 +41,12 @@ def load_variant(name):
     return variants[name]
 
 
+def cmake_args(variant):
+    """The variant's CMake arguments; `{repo}` stands for this repository
+    (layers that compile the indexes library need its include folder)."""
+    return [a.replace("{repo}", str(REPO)) for a in variant.get("cmake_args", [])]
+
+
 def tree_files(*roots):
     """Every file under the roots, sorted, skipping caches."""
     out = []
@@ -141,7 +147,7 @@ def build(name, tarball, work, jobs):
     # Paths under the work folder hash relative, so a clone at another path
     # (CI's clean checkout) hits the same compiler-cache entries.
     env = dict(os.environ, CCACHE_BASEDIR=str(work), CCACHE_NOHASHDIR="1")
-    lib_flags = ["-DCMAKE_BUILD_TYPE=Release", *variant.get("cmake_args", [])]
+    lib_flags = ["-DCMAKE_BUILD_TYPE=Release", *cmake_args(variant)]
 
     t0, c0 = time.time(), resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(work / "build.log", "w") as log:
@@ -172,7 +178,7 @@ def build(name, tarball, work, jobs):
         "source": {"name": variant["source"], "version": pin.get("version"), "sha256": pin["sha256"]},
         "overlay_sha256": overlay_hash(name),
         "compiler": compiler_version(),
-        "flags": lib_flags,
+        "flags": ["-DCMAKE_BUILD_TYPE=Release", *variant.get("cmake_args", [])],
     }
     build_id = dict(
         id=hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:12],

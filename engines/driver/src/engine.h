@@ -56,6 +56,9 @@ class Engine {
   // The `engine` record of the log: index bytes, files per level, blocks
   // read, compaction time, and whatever else the engine can tell.
   virtual nlohmann::json Stats() = 0;
+  // Engine-scope `breakdown` records (lookup step timers), written after
+  // the driver's own; none by default.
+  virtual std::vector<nlohmann::json> Breakdowns() { return {}; }
   virtual void Close() = 0;
 };
 

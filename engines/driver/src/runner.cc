@@ -208,6 +208,7 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
               {"steps", {{"engine_call", engine_ns}, {"harness", run_ns - engine_ns}}},
               {"per_op", {{"engine_call", n ? double(engine_ns) / n : 0.0},
                           {"harness", n ? double(run_ns - engine_ns) / n : 0.0}}}});
+  for (nlohmann::json& b : engine->Breakdowns()) log->Write("breakdown", std::move(b));
   log->Write("engine", engine->Stats());
   nlohmann::json check = verifier.ToJson();
   check["edge_probes"] = probes;

@@ -1,0 +1,186 @@
+// What an lsmbench adapter over engines/leveldb-hooks records: the lookup
+// step timers (the `breakdown` record of scope "lookup"), their overhead
+// (timers=alternate), and the LSM hooks' events (file lifetimes, internal
+// lookups per level, per-compaction model costs) for the `engine` record.
+// Shared by the LevelDB forks' adapters (leveldb-learned, wisckey, bourbon).
+#ifndef LSMBENCH_LEVELDB_HOOKS_ADAPTER_H_
+#define LSMBENCH_LEVELDB_HOOKS_ADAPTER_H_
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "layers/hooks/lookup_trace.h"
+#include "layers/hooks/lsm_hooks.h"
+#include "options.h"
+
+namespace lsmbench {
+
+// Records the hooks' events. Called from LevelDB's threads: one mutex.
+class HooksRecorder : public leveldb::LsmHooks {
+ public:
+  static constexpr int kLevels = 7;
+
+  void OnFileCreated(const leveldb::FileEvent& e) override {
+    std::lock_guard<std::mutex> l(mu_);
+    born_[e.number] = e.micros;
+    created_[Level(e.level)]++;
+  }
+  void OnFileDeleted(const leveldb::FileEvent& e) override {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = born_.find(e.number);
+    if (it == born_.end()) return;  // created before this process opened the DB
+    int lv = Level(e.level);
+    lifetime_us_[lv] += e.micros - it->second;
+    deleted_[lv]++;
+    born_.erase(it);
+  }
+  void OnFileLookup(int level, uint64_t, bool found) override {
+    // Version::Get runs on the caller's thread; counters per level.
+    std::lock_guard<std::mutex> l(mu_);
+    (found ? positive_ : negative_)[Level(level)]++;
+  }
+  void OnCompaction(const leveldb::CompactionEvent& e) override {
+    std::lock_guard<std::mutex> l(mu_);
+    const double total = e.micros * 1e3, train = e.train_nanos, write = e.model_write_nanos;
+    compactions_.push_back({{"flush", e.flush},
+                            {"output_level", e.output_level},
+                            {"input_files", e.input_files},
+                            {"output_files", e.output_files},
+                            {"bytes_read", e.bytes_read},
+                            {"bytes_written", e.bytes_written},
+                            {"seconds", total / 1e9},
+                            {"training_seconds", train / 1e9},
+                            {"model_write_seconds", write / 1e9},
+                            {"kv_io_seconds", std::max(0.0, total - train - write) / 1e9}});
+  }
+
+  nlohmann::json ToJson() {
+    std::lock_guard<std::mutex> l(mu_);
+    nlohmann::json levels = nlohmann::json::array();
+    double train = 0, write = 0, kv = 0, total = 0;
+    for (const auto& c : compactions_) {
+      train += c["training_seconds"].get<double>();
+      write += c["model_write_seconds"].get<double>();
+      kv += c["kv_io_seconds"].get<double>();
+      total += c["seconds"].get<double>();
+    }
+    for (int i = 0; i < kLevels; i++) {
+      levels.push_back({{"level", i},
+                        {"files_created", created_[i]},
+                        {"files_deleted", deleted_[i]},
+                        {"mean_lifetime_seconds",
+                         deleted_[i] ? lifetime_us_[i] / 1e6 / deleted_[i] : 0.0},
+                        {"internal_lookups_positive", positive_[i]},
+                        {"internal_lookups_negative", negative_[i]}});
+    }
+    return {{"levels", levels},
+            {"compactions", compactions_},
+            {"compaction_totals", {{"count", compactions_.size()},
+                                   {"seconds", total},
+                                   {"training_seconds", train},
+                                   {"model_write_seconds", write},
+                                   {"kv_io_seconds", kv}}}};
+  }
+
+ private:
+  static int Level(int l) { return l < 0 ? 0 : l >= kLevels ? kLevels - 1 : l; }
+  std::mutex mu_;
+  std::map<uint64_t, uint64_t> born_;
+  uint64_t created_[kLevels] = {}, deleted_[kLevels] = {}, lifetime_us_[kLevels] = {};
+  uint64_t positive_[kLevels] = {}, negative_[kLevels] = {};
+  std::vector<nlohmann::json> compactions_;
+};
+
+// The `timers` option: off (default), on, or alternate: tracing toggled on
+// every other get, each get timed here, so one run shows what the timers
+// cost (`timer_overhead` in the lookup breakdown).
+class LookupTimers {
+ public:
+  static OptionSpec Spec() {
+    return {"timers", OptionSpec::Type::kString, "off",
+            "lookup step timers: off, on, or alternate (on every other get: "
+            "measures their overhead)", {"off", "on", "alternate"}};
+  }
+  void Configure(const std::string& mode) {
+    mode_ = mode;
+    leveldb::trace::SetTracing(mode == "on");
+  }
+  // Call at the run's start (after settling).
+  void Reset() {
+    leveldb::trace::ResetThisThread();
+    for (auto& s : sum_) s = 0;
+    for (auto& c : count_) c = 0;
+    gets_ = 0;
+  }
+  template <typename F>
+  auto TimeGet(F&& get) {
+    gets_++;
+    if (mode_ != "alternate") return get();
+    const bool on = gets_ % 2 == 1;
+    leveldb::trace::SetTracing(on);
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = get();
+    auto t1 = std::chrono::steady_clock::now();
+    sum_[on] += std::chrono::duration<double, std::nano>(t1 - t0).count();
+    count_[on]++;
+    leveldb::trace::SetTracing(false);
+    return r;
+  }
+
+  // The `breakdown` record of scope "lookup" (none when timers are off).
+  std::vector<nlohmann::json> Records() const {
+    if (mode_ == "off") return {};
+    const leveldb::trace::LookupTrace& t = leveldb::trace::ThisThread();
+    // Lookups traced: every get with timers on, half of them alternating.
+    const uint64_t n = mode_ == "on" ? gets_ : count_[1];
+    nlohmann::json steps = nlohmann::json::object(), per_op = nlohmann::json::object(),
+                   calls = nlohmann::json::object();
+    for (int s = 0; s < leveldb::trace::kNumSteps; s++) {
+      double ns = leveldb::trace::TicksToNanos(t.ticks[s]);
+      steps[leveldb::trace::StepName(s)] = ns;
+      per_op[leveldb::trace::StepName(s)] = n ? ns / n : 0.0;
+      calls[leveldb::trace::StepName(s)] = t.calls[s];
+    }
+    nlohmann::json rec = {
+        {"scope", "lookup"},
+        {"ops", n},
+        {"unit", "ns"},
+        {"steps", steps},
+        {"per_op", per_op},
+        {"step_calls", calls},
+        {"counters", {{"comparisons", t.comparisons},
+                      {"index_comparisons", t.index_comparisons},
+                      {"comparisons_per_lookup", n ? double(t.comparisons) / n : 0.0},
+                      {"bytes_loaded", t.bytes_loaded},
+                      {"bytes_loaded_per_lookup", n ? double(t.bytes_loaded) / n : 0.0},
+                      {"tables_probed", t.tables_probed},
+                      {"segments_touched", t.segments_touched},
+                      {"level_model_hits", t.level_model_hits},
+                      {"level_fallbacks", t.level_fallbacks}}},
+        {"timers", mode_}};
+    if (mode_ == "alternate") {
+      double on = count_[1] ? sum_[1] / count_[1] : 0, off = count_[0] ? sum_[0] / count_[0] : 0;
+      rec["timer_overhead"] = {{"gets_timed_on", count_[1]},
+                               {"gets_timed_off", count_[0]},
+                               {"mean_ns_on", on},
+                               {"mean_ns_off", off},
+                               {"overhead_fraction", off > 0 ? on / off - 1 : 0.0}};
+    }
+    return {rec};
+  }
+
+ private:
+  std::string mode_ = "off";
+  double sum_[2] = {0, 0};
+  uint64_t count_[2] = {0, 0};
+  uint64_t gets_ = 0;
+};
+
+}  // namespace lsmbench
+
+#endif  // LSMBENCH_LEVELDB_HOOKS_ADAPTER_H_

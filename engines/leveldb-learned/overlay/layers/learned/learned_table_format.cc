@@ -1,0 +1,752 @@
+#include "layers/learned/learned_table_format.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "layers/hooks/lookup_trace.h"
+#include "leveldb/comparator.h"
+#include "leveldb/env.h"
+#include "lidx/key_map.h"
+#include "lidx/registry.h"
+#include "lidx/string_index.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace leveldb {
+
+namespace {
+
+constexpr uint64_t kLearnedMagic = 0x6c69647874626c31ull;  // "lidxtbl1"
+constexpr size_t kFooterSize = 72;
+constexpr uint32_t kFlagKeepKeys = 1;
+constexpr uint32_t kFlagStringIndex = 2;
+constexpr uint32_t kFormatVersion = 1;
+
+uint64_t Nanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string TableName(uint64_t number) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%06llu.ldb",
+                static_cast<unsigned long long>(number));
+  return buf;
+}
+
+struct Footer {
+  uint64_t entries_bytes = 0;  // the entries region [0, entries_bytes)
+  uint64_t n = 0;
+  uint32_t slot_width = 0;     // 0 when packed (keep_keys)
+  uint32_t flags = 0;
+  uint32_t prefix_len = 0;
+  uint32_t version = kFormatVersion;
+  uint64_t model_len = 0;
+  uint64_t offsets_len = 0;
+  uint64_t keys_len = 0;
+  uint32_t meta_crc = 0;       // crc32c of prefix..keys
+
+  void EncodeTo(std::string* out) const {
+    size_t start = out->size();
+    PutFixed64(out, entries_bytes);
+    PutFixed64(out, n);
+    PutFixed32(out, slot_width);
+    PutFixed32(out, flags);
+    PutFixed32(out, prefix_len);
+    PutFixed32(out, version);
+    PutFixed64(out, model_len);
+    PutFixed64(out, offsets_len);
+    PutFixed64(out, keys_len);
+    PutFixed32(out, meta_crc);
+    PutFixed32(out, crc32c::Mask(
+                        crc32c::Value(out->data() + start, out->size() - start)));
+    PutFixed64(out, kLearnedMagic);
+  }
+  // False (not ours) on a foreign magic; Corruption on a bad footer.
+  static Status DecodeFrom(const char* p, Footer* f, bool* ours) {
+    *ours = DecodeFixed64(p + 64) == kLearnedMagic;
+    if (!*ours) return Status::OK();
+    if (crc32c::Unmask(DecodeFixed32(p + 60)) != crc32c::Value(p, 60)) {
+      return Status::Corruption("learned table footer checksum mismatch");
+    }
+    f->entries_bytes = DecodeFixed64(p);
+    f->n = DecodeFixed64(p + 8);
+    f->slot_width = DecodeFixed32(p + 16);
+    f->flags = DecodeFixed32(p + 20);
+    f->prefix_len = DecodeFixed32(p + 24);
+    f->version = DecodeFixed32(p + 28);
+    f->model_len = DecodeFixed64(p + 32);
+    f->offsets_len = DecodeFixed64(p + 40);
+    f->keys_len = DecodeFixed64(p + 48);
+    f->meta_crc = DecodeFixed32(p + 56);
+    return Status::OK();
+  }
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------- config
+
+bool ParseLearnedTableConfig(const std::string& spec, LearnedTableConfig* c,
+                             std::string* err) {
+  size_t pos = 0;
+  while (pos < spec.size()) {
+    size_t comma = spec.find(',', pos);
+    if (comma == std::string::npos) comma = spec.size();
+    std::string item = spec.substr(pos, comma - pos);
+    pos = comma + 1;
+    if (item.empty()) continue;
+    size_t eq = item.find('=');
+    if (eq == std::string::npos) {
+      *err = "learned table spec item '" + item + "': expected key=value";
+      return false;
+    }
+    std::string k = item.substr(0, eq), v = item.substr(eq + 1);
+    if (k == "index") {
+      c->index = v;
+    } else if (k == "position_boundary") {
+      char* end = nullptr;
+      c->position_boundary = std::strtoull(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || c->position_boundary < 2) {
+        *err = "position_boundary: an integer >= 2 expected, got '" + v + "'";
+        return false;
+      }
+    } else if (k == "keep_keys") {
+      if (v != "true" && v != "false") {
+        *err = "keep_keys: true or false expected, got '" + v + "'";
+        return false;
+      }
+      c->keep_keys = v == "true";
+    } else if (k.compare(0, 5, "knob.") == 0) {
+      c->knobs[k.substr(5)] = v;
+    } else {
+      *err = "learned table spec: unknown key '" + k +
+             "' (knows index, position_boundary, keep_keys, knob.NAME)";
+      return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// The lidx knobs that make `position_boundary` the width of the predicted
+// range (seed 000 §4.2): error e = boundary / 2 for the error-bounded
+// fitters (their bound is 2e+2 wide), the block size for FP, the leaf count
+// n / boundary for RMI; PGM's recursive epsilon 4 and RS's radix bits 1 as
+// the paper's defaults. Exact indexes (alex lipp dili lits) take none.
+lidx::Options KnobsFor(const LearnedTableConfig& c, uint64_t n) {
+  const std::string e = std::to_string(std::max<uint64_t>(1, c.position_boundary / 2));
+  lidx::Options o;
+  if (c.index == "fp") o = {{"entries", std::to_string(c.position_boundary)}};
+  if (c.index == "plr") o = {{"delta", e}};
+  if (c.index == "ft") o = {{"error", e}};
+  if (c.index == "pgm") o = {{"epsilon", e}, {"epsilon_recursive", "4"}};
+  if (c.index == "rs") o = {{"epsilon", e}, {"radix_bits", "1"}};
+  if (c.index == "plex") o = {{"epsilon", e}};
+  if (c.index == "rmi") {
+    o = {{"leaves", std::to_string(std::max<uint64_t>(1, n / c.position_boundary))}};
+  }
+  for (const auto& kv : c.knobs) o[kv.first] = kv.second;
+  return o;
+}
+
+// One model: an integer index over mapped keys, or LITS over the strings.
+struct Model {
+  std::unique_ptr<lidx::Index<uint64_t>> ints;
+  std::unique_ptr<lidx::StringIndex> strings;
+
+  static bool Make(const LearnedTableConfig& c, uint64_t n, Model* m,
+                   std::string* err) {
+    if (c.index == "lits") {
+      m->strings = lidx::MakeStringIndex("lits", KnobsFor(c, n), err);
+      return m->strings != nullptr;
+    }
+    if (c.index.compare(0, 4, "slr-") == 0 || c.index == "pla" ||
+        c.index == "pra") {
+      *err = "index '" + c.index + "' is not one of the table indexes "
+             "(fp plr ft pgm rs plex rmi alex lipp dili lits)";
+      return false;
+    }
+    m->ints = lidx::MakeIndex<uint64_t>(c.index, KnobsFor(c, n), err);
+    return m->ints != nullptr;
+  }
+  size_t MemoryBytes() const {
+    return ints ? ints->MemoryBytes() : strings ? strings->MemoryBytes() : 0;
+  }
+};
+
+Slice UserKeyOf(const Slice& ikey) {
+  return Slice(ikey.data(), ikey.size() >= 8 ? ikey.size() - 8 : 0);
+}
+
+// ---------------------------------------------------------------- builder
+
+class LearnedBuilder : public TableFileBuilder {
+ public:
+  LearnedBuilder(const LearnedTableFormat* format, const Options& options,
+                 WritableFile* file, const TableFileInfo& info)
+      : format_(format), options_(options), file_(file), info_(info) {}
+
+  void Add(const Slice& key, const Slice& value) override {
+    if (!status_.ok()) return;
+    offsets_.push_back(entries_.size());
+    PutVarint32(&entries_, static_cast<uint32_t>(key.size()));
+    PutVarint32(&entries_, static_cast<uint32_t>(value.size()));
+    entries_.append(key.data(), key.size());
+    entries_.append(value.data(), value.size());
+    width_ = std::max<uint64_t>(width_, entries_.size() - offsets_.back());
+  }
+  Status status() const override { return status_; }
+  void Abandon() override { finished_ = true; }
+  uint64_t NumEntries() const override { return offsets_.size(); }
+  uint64_t FileSize() const override {
+    return finished_ ? file_size_ : entries_.size();
+  }
+
+  Status Finish() override {
+    finished_ = true;
+    if (!status_.ok()) return status_;
+    const uint64_t n = offsets_.size();
+    offsets_.push_back(entries_.size());
+    const LearnedTableConfig& c = format_->config();
+    LearnedTableStats built;
+    built.tables_built = 1;
+
+    // User keys minus their common prefix: what the model is trained on.
+    std::string prefix;
+    if (n > 0) {
+      Slice first = UserKeyOf(KeyAt(0)), last = UserKeyOf(KeyAt(n - 1));
+      size_t p = 0;
+      while (p < first.size() && p < last.size() && first[p] == last[p]) p++;
+      prefix.assign(first.data(), p);
+    }
+    Model model;
+    std::string err;
+    const uint64_t t0 = Nanos();
+    lidx::Status s;
+    if (!Model::Make(c, n, &model, &err)) {
+      s = lidx::Status::Error(err);
+    } else if (model.strings) {
+      std::vector<std::string_view> keys(n);
+      for (uint64_t i = 0; i < n; i++) {
+        Slice u = UserKeyOf(KeyAt(i));
+        keys[i] = std::string_view(u.data() + prefix.size(), u.size() - prefix.size());
+      }
+      s = model.strings->Build(keys.data(), n, nullptr);
+    } else {
+      mapped_.resize(n);
+      for (uint64_t i = 0; i < n; i++) {
+        Slice u = UserKeyOf(KeyAt(i));
+        mapped_[i] = lidx::MapKey<uint64_t>(
+            std::string_view(u.data() + prefix.size(), u.size() - prefix.size()));
+      }
+      s = model.ints->Build(mapped_.data(), n, nullptr);
+    }
+    const uint64_t t1 = Nanos();
+    if (!s.ok()) {
+      built.build_failures = 1;
+      built.tables_built = 0;
+      format_->AddBuilt(built);
+      status_ = Status::NotSupported(
+          "index '" + c.index + "' cannot be built on table " +
+              TableName(info_.number) + " (" + std::to_string(n) + " entries)",
+          s.message());
+      return status_;
+    }
+
+    // Entries: fixed slots, or packed with their offsets kept.
+    Footer f;
+    f.n = n;
+    std::string out;
+    if (c.keep_keys) {
+      f.flags |= kFlagKeepKeys;
+      status_ = file_->Append(entries_);
+      f.entries_bytes = entries_.size();
+    } else {
+      f.slot_width = static_cast<uint32_t>(width_);
+      std::string slots;
+      slots.reserve(n * width_);
+      for (uint64_t i = 0; i < n; i++) {
+        slots.append(entries_.data() + offsets_[i], offsets_[i + 1] - offsets_[i]);
+        slots.resize((i + 1) * width_, '\0');
+      }
+      status_ = file_->Append(slots);
+      f.entries_bytes = slots.size();
+    }
+    const uint64_t t2 = Nanos();
+    if (model.strings) f.flags |= kFlagStringIndex;
+    std::string meta = prefix;
+    f.prefix_len = static_cast<uint32_t>(prefix.size());
+    if (model.ints) {
+      model.ints->Serialize(&meta);
+    } else {
+      model.strings->Serialize(&meta);
+    }
+    f.model_len = meta.size() - prefix.size();
+    if (c.keep_keys) {
+      for (uint64_t off : offsets_) PutFixed64(&meta, off);
+      f.offsets_len = 8 * offsets_.size();
+      if (model.ints) {
+        for (uint64_t k : mapped_) PutFixed64(&meta, k);
+        f.keys_len = 8 * mapped_.size();
+      }
+    }
+    f.meta_crc = crc32c::Mask(crc32c::Value(meta.data(), meta.size()));
+    f.EncodeTo(&meta);
+    if (status_.ok()) status_ = file_->Append(meta);
+    const uint64_t t3 = Nanos();
+    file_size_ = f.entries_bytes + meta.size();
+
+    trace::BuildCounters& bc = trace::ThisThreadBuild();
+    bc.train_nanos += t1 - t0;
+    bc.model_write_nanos += t3 - t2;
+    built.train_nanos = t1 - t0;
+    built.model_write_nanos = t3 - t2;
+    built.segments_built =
+        model.ints ? model.ints->Stats().segments : model.strings->Stats().segments;
+    built.model_bytes_written = f.model_len;
+    format_->AddBuilt(built);
+    return status_;
+  }
+
+ private:
+  Slice KeyAt(uint64_t i) const {
+    Slice in(entries_.data() + offsets_[i], entries_.size() - offsets_[i]);
+    uint32_t klen, vlen;
+    GetVarint32(&in, &klen);
+    GetVarint32(&in, &vlen);
+    return Slice(in.data(), klen);
+  }
+
+  const LearnedTableFormat* const format_;
+  const Options options_;
+  WritableFile* const file_;
+  const TableFileInfo info_;
+  Status status_;
+  bool finished_ = false;
+  std::string entries_;            // packed entries
+  std::vector<uint64_t> offsets_;  // entry starts (+ end after Finish)
+  std::vector<uint64_t> mapped_;
+  uint64_t width_ = 0;
+  uint64_t file_size_ = 0;
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------- reader
+
+namespace {
+
+class LearnedReader;
+
+// A run of consecutive entries read from the file.
+struct Window {
+  uint64_t lo = 0, hi = 0;  // entries [lo, hi)
+  Slice bytes;
+  std::string scratch;
+};
+
+class LearnedReader : public TableReader {
+ public:
+  LearnedReader(const LearnedTableFormat* format, const Options& options,
+                RandomAccessFile* file, uint64_t number, const Footer& f,
+                std::string prefix, Model model, std::vector<uint64_t> offsets,
+                std::vector<uint64_t> keys)
+      : format_(format),
+        icmp_(options.comparator),
+        file_(file),
+        number_(number),
+        f_(f),
+        prefix_(std::move(prefix)),
+        model_(std::move(model)),
+        offsets_(std::move(offsets)),
+        keys_(std::move(keys)) {
+    format_->Register(number_, IndexMemoryBytes());
+  }
+  ~LearnedReader() override { format_->Unregister(number_); }
+
+  size_t IndexMemoryBytes() const override {
+    return sizeof(*this) + prefix_.capacity() + model_.MemoryBytes() +
+           offsets_.capacity() * 8 + keys_.capacity() * 8;
+  }
+
+  uint64_t n() const { return f_.n; }
+  uint64_t MeanEntryBytes() const {
+    return f_.n ? std::max<uint64_t>(1, f_.entries_bytes / f_.n) : 1;
+  }
+
+  uint64_t Offset(uint64_t i) const {
+    return f_.slot_width ? i * f_.slot_width : offsets_[i];
+  }
+
+  // Reads entries [lo, hi) into *w.
+  Status Load(uint64_t lo, uint64_t hi, Window* w) const {
+    w->lo = lo;
+    w->hi = hi;
+    const uint64_t a = Offset(lo), b = hi == f_.n ? f_.entries_bytes : Offset(hi);
+    if (w->scratch.size() < b - a) w->scratch.resize(b - a);
+    Status s = file_->Read(a, b - a, &w->bytes, &w->scratch[0]);
+    if (s.ok() && w->bytes.size() != b - a) {
+      s = Status::Corruption("learned table " + TableName(number_) +
+                             ": truncated entries");
+    }
+    trace::Count(&trace::LookupTrace::bytes_loaded, b - a);
+    return s;
+  }
+
+  // Entry i (w->lo <= i < w->hi) of a loaded window.
+  bool Entry(const Window& w, uint64_t i, Slice* key, Slice* value) const {
+    const uint64_t base = Offset(w.lo);
+    Slice in(w.bytes.data() + (Offset(i) - base),
+             w.bytes.size() - (Offset(i) - base));
+    uint32_t klen, vlen;
+    if (!GetVarint32(&in, &klen) || !GetVarint32(&in, &vlen) ||
+        in.size() < uint64_t{klen} + vlen) {
+      return false;
+    }
+    *key = Slice(in.data(), klen);
+    *value = Slice(in.data() + klen, vlen);
+    return true;
+  }
+
+  // [lo, hi]: a range holding the position of the first entry >= ikey.
+  void Bound(const Slice& ikey, uint64_t* lo, uint64_t* hi) const {
+    trace::ScopedStep step(trace::kIndexSearch);
+    const Slice u = UserKeyOf(ikey);
+    const uint64_t n = f_.n;
+    if (n == 0) {
+      *lo = *hi = 0;
+      return;
+    }
+    if (!u.starts_with(prefix_)) {
+      // Every entry starts with the prefix: q is below or above them all.
+      *lo = *hi = Slice(prefix_).compare(u) > 0 ? 0 : n;
+      return;
+    }
+    std::string_view s(u.data() + prefix_.size(), u.size() - prefix_.size());
+    if (model_.strings) {
+      // Exact: first user key >= s, and first user key > s.
+      *lo = model_.strings->Search(s).lo;
+      std::string next(s);
+      next.push_back('\0');
+      *hi = model_.strings->Search(next).hi;
+      return;
+    }
+    lidx::Bound b = lidx::StringBound(*model_.ints, n, s);
+    *lo = b.lo;
+    *hi = std::min<uint64_t>(b.hi, n);
+    if (!keys_.empty()) {
+      // keep_keys: the kept mapped keys narrow the bound to the entries
+      // whose mapped key equals the query's, before any read.
+      const uint64_t m = lidx::MapKey<uint64_t>(s);
+      uint64_t a = *lo, z = *hi;
+      trace::Count(&trace::LookupTrace::index_comparisons,
+                   2 * (64 - __builtin_clzll((z - a) | 1)));
+      *lo = std::lower_bound(keys_.begin() + a, keys_.begin() + z, m) - keys_.begin();
+      *hi = std::upper_bound(keys_.begin() + *lo, keys_.begin() + z, m) - keys_.begin();
+    }
+  }
+
+  // The position of the first entry >= ikey, with its window loaded (the
+  // position is n when there is none).
+  Status Find(const Slice& ikey, Window* w, uint64_t* pos) const {
+    uint64_t lo, hi;
+    Bound(ikey, &lo, &hi);
+    if (lo >= f_.n) {
+      *pos = f_.n;
+      w->lo = w->hi = f_.n;
+      return Status::OK();
+    }
+    const uint64_t end = std::min<uint64_t>(hi + 1, f_.n);
+    {
+      trace::ScopedStep step(trace::kLoadData);
+      Status s = Load(lo, end, w);
+      if (!s.ok()) return s;
+    }
+    trace::ScopedStep step(trace::kSearchData);
+    uint64_t a = lo, z = end;  // first in [a, z) with key >= ikey
+    uint64_t cmps = 0;
+    while (a < z) {
+      uint64_t mid = a + (z - a) / 2;
+      Slice k, v;
+      if (!Entry(*w, mid, &k, &v)) {
+        return Status::Corruption("learned table " + TableName(number_) +
+                                  ": bad entry");
+      }
+      cmps++;
+      if (icmp_->Compare(k, ikey) < 0) {
+        a = mid + 1;
+      } else {
+        z = mid;
+      }
+    }
+    trace::Count(&trace::LookupTrace::comparisons, cmps);
+    *pos = a;
+    return Status::OK();
+  }
+
+  Status InternalGet(const ReadOptions&, const Slice& k, void* arg,
+                     void (*handle_result)(void*, const Slice&,
+                                           const Slice&)) override {
+    Window w;
+    uint64_t pos;
+    Status s = Find(k, &w, &pos);
+    if (s.ok() && pos < f_.n) {
+      Slice key, value;
+      if (pos < w.hi && Entry(w, pos, &key, &value)) {
+        (*handle_result)(arg, key, value);
+      } else {
+        // The model's bound missed the key: a broken model, never a guess.
+        s = Status::Corruption("learned table " + TableName(number_) +
+                               ": position outside the model's bound");
+      }
+    }
+    return s;
+  }
+
+  uint64_t ApproximateOffsetOf(const Slice& ikey) const override {
+    uint64_t lo, hi;
+    Bound(ikey, &lo, &hi);
+    return lo >= f_.n ? f_.entries_bytes : Offset(lo);
+  }
+
+  Iterator* NewIterator(const ReadOptions&) const override;
+
+ private:
+  const LearnedTableFormat* const format_;
+  const Comparator* const icmp_;  // the DB's internal key comparator
+  RandomAccessFile* const file_;
+  const uint64_t number_;
+  const Footer f_;
+  const std::string prefix_;
+  const Model model_;
+  const std::vector<uint64_t> offsets_;
+  const std::vector<uint64_t> keys_;
+};
+
+class LearnedIterator : public Iterator {
+ public:
+  explicit LearnedIterator(const LearnedReader* t) : t_(t) {}
+
+  bool Valid() const override { return valid_; }
+  Slice key() const override { return key_; }
+  Slice value() const override { return value_; }
+  Status status() const override { return status_; }
+
+  void SeekToFirst() override { MoveTo(0, /*forward=*/true); }
+  void SeekToLast() override {
+    if (t_->n() == 0) {
+      valid_ = false;
+      return;
+    }
+    MoveTo(t_->n() - 1, false);
+  }
+  void Seek(const Slice& target) override {
+    trace::ScopedStep step(trace::kSeek);
+    uint64_t pos;
+    status_ = t_->Find(target, &w_, &pos);
+    if (!status_.ok()) {
+      valid_ = false;
+      return;
+    }
+    MoveTo(pos, true);
+  }
+  void Next() override {
+    trace::ScopedStep step(trace::kScan);
+    MoveTo(cur_ + 1, true);
+  }
+  void Prev() override {
+    if (cur_ == 0) {
+      valid_ = false;
+      return;
+    }
+    MoveTo(cur_ - 1, false);
+  }
+
+ private:
+  // Makes entry i current, reading a chunk around it when not loaded.
+  void MoveTo(uint64_t i, bool forward) {
+    cur_ = i;
+    valid_ = false;
+    if (i >= t_->n()) return;
+    if (i < w_.lo || i >= w_.hi) {
+      // About 64 KiB per read, as LevelDB's compaction reads go.
+      uint64_t per = std::max<uint64_t>(1, (64 << 10) / t_->MeanEntryBytes());
+      uint64_t lo = forward ? i : (i + 1 > per ? i + 1 - per : 0);
+      uint64_t hi = std::min<uint64_t>(t_->n(), lo + per);
+      status_ = t_->Load(lo, hi, &w_);
+      trace::Count(&trace::LookupTrace::segments_touched);
+      if (!status_.ok()) return;
+    }
+    if (!t_->Entry(w_, i, &key_, &value_)) {
+      status_ = Status::Corruption("learned table: bad entry");
+      return;
+    }
+    valid_ = true;
+  }
+
+  const LearnedReader* const t_;
+  Window w_;
+  uint64_t cur_ = 0;
+  bool valid_ = false;
+  Slice key_, value_;
+  Status status_;
+};
+
+Iterator* LearnedReader::NewIterator(const ReadOptions&) const {
+  return new LearnedIterator(this);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- format
+
+std::unique_ptr<LearnedTableFormat> LearnedTableFormat::Make(
+    const LearnedTableConfig& c, std::string* err) {
+  Model probe;
+  if (!Model::Make(c, 1000, &probe, err)) return nullptr;
+  return std::unique_ptr<LearnedTableFormat>(new LearnedTableFormat(c));
+}
+
+TableFileBuilder* LearnedTableFormat::NewBuilder(
+    const Options& options, WritableFile* file,
+    const TableFileInfo& info) const {
+  // Inside a DB, options.comparator is the internal key comparator.
+  const bool bytewise =
+      std::strcmp(options.comparator->Name(), "leveldb.InternalKeyComparator") == 0 &&
+      static_cast<const InternalKeyComparator*>(options.comparator)->user_comparator() ==
+          BytewiseComparator();
+  if (!bytewise) {
+    // The key mapping needs bytewise order (LevelDB's upstream tests use
+    // other comparators): such tables are LevelDB's own, and counted.
+    LearnedTableStats s;
+    s.native_tables_built = 1;
+    AddBuilt(s);
+    return NewNativeTableFileBuilder(options, file);
+  }
+  return new LearnedBuilder(this, options, file, info);
+}
+
+Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
+                                uint64_t file_size, const TableFileInfo& info,
+                                TableReader** reader) const {
+  *reader = nullptr;
+  const std::string name = TableName(info.number);
+  if (file_size < kFooterSize) {
+    return OpenNativeTableReader(options, file, file_size, reader);
+  }
+  char buf[kFooterSize];
+  Slice in;
+  Status s = file->Read(file_size - kFooterSize, kFooterSize, &in, buf);
+  if (!s.ok()) return s;
+  if (in.size() != kFooterSize) return Status::Corruption(name, "truncated footer");
+  bool ours;
+  Footer f;
+  s = Footer::DecodeFrom(in.data(), &f, &ours);
+  if (!ours) return OpenNativeTableReader(options, file, file_size, reader);
+  if (!s.ok()) return Status::Corruption(name, s.ToString());
+  const uint64_t meta_len = uint64_t{f.prefix_len} + f.model_len + f.offsets_len + f.keys_len;
+  const bool keep_keys = (f.flags & kFlagKeepKeys) != 0;
+  const bool strings = (f.flags & kFlagStringIndex) != 0;
+  if (f.version != kFormatVersion ||
+      f.entries_bytes + meta_len + kFooterSize != file_size ||
+      (!keep_keys && f.entries_bytes != f.n * f.slot_width) ||
+      (keep_keys && f.offsets_len != 8 * (f.n + 1)) ||
+      (keep_keys && !strings && f.keys_len != 8 * f.n)) {
+    return Status::Corruption(name, "learned table footer does not match the file");
+  }
+  std::string meta(meta_len, '\0');
+  Slice m;
+  s = file->Read(f.entries_bytes, meta_len, &m, &meta[0]);
+  if (!s.ok()) return s;
+  if (m.size() != meta_len) return Status::Corruption(name, "truncated model");
+  if (crc32c::Unmask(f.meta_crc) != crc32c::Value(m.data(), m.size())) {
+    return Status::Corruption(name, "learned table model checksum mismatch");
+  }
+  const char* p = m.data();
+  std::string prefix(p, f.prefix_len);
+  p += f.prefix_len;
+  Model model;
+  std::string err;
+  lidx::Status ls;
+  if (strings) {
+    model.strings = lidx::MakeStringIndex("lits", {}, &err);
+    ls = model.strings->Deserialize(std::string_view(p, f.model_len));
+  } else {
+    // The serialized header names its index; build an empty one of that id.
+    LearnedTableConfig c = config_;
+    std::string_view blob(p, f.model_len);
+    c.index.clear();
+    for (const std::string& id : lidx::RegisteredIds()) {
+      auto probe = lidx::MakeIndex<uint64_t>(id, {}, &err);
+      if (probe && probe->Deserialize(blob).ok()) {
+        model.ints = std::move(probe);
+        break;
+      }
+    }
+    if (!model.ints) ls = lidx::Status::Error("no index deserializes the model");
+  }
+  if (!ls.ok()) return Status::Corruption(name, "learned table model: " + ls.message());
+  p += f.model_len;
+  std::vector<uint64_t> offsets, keys;
+  if (keep_keys) {
+    offsets.resize(f.n + 1);
+    for (uint64_t i = 0; i <= f.n; i++) offsets[i] = DecodeFixed64(p + 8 * i);
+    p += f.offsets_len;
+    for (uint64_t i = 0; i < f.n; i++) {
+      if (offsets[i] >= offsets[i + 1]) {
+        return Status::Corruption(name, "learned table offsets not increasing");
+      }
+    }
+    if (offsets[f.n] != f.entries_bytes) {
+      return Status::Corruption(name, "learned table offsets do not end the entries");
+    }
+    if (!strings) {
+      keys.resize(f.n);
+      for (uint64_t i = 0; i < f.n; i++) keys[i] = DecodeFixed64(p + 8 * i);
+    }
+  }
+  *reader = new LearnedReader(this, options, file, info.number, f, std::move(prefix),
+                              std::move(model), std::move(offsets), std::move(keys));
+  return Status::OK();
+}
+
+LearnedTableStats LearnedTableFormat::Stats() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return stats_;
+}
+
+std::map<uint64_t, size_t> LearnedTableFormat::OpenTableIndexBytes() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return open_;
+}
+
+void LearnedTableFormat::AddBuilt(const LearnedTableStats& s) const {
+  std::lock_guard<std::mutex> l(mu_);
+  stats_.tables_built += s.tables_built;
+  stats_.native_tables_built += s.native_tables_built;
+  stats_.build_failures += s.build_failures;
+  stats_.segments_built += s.segments_built;
+  stats_.model_bytes_written += s.model_bytes_written;
+  stats_.train_nanos += s.train_nanos;
+  stats_.model_write_nanos += s.model_write_nanos;
+}
+
+void LearnedTableFormat::Register(uint64_t number, size_t bytes) const {
+  std::lock_guard<std::mutex> l(mu_);
+  open_[number] = bytes;
+}
+
+void LearnedTableFormat::Unregister(uint64_t number) const {
+  std::lock_guard<std::mutex> l(mu_);
+  open_.erase(number);
+}
+
+}  // namespace leveldb

@@ -1,0 +1,100 @@
+// The learned table format (engines/leveldb-learned, seed 000 §4.1).
+//
+// A table file holds its entries in key order, then the model of one index
+// of the lidx library trained on the table's keys, and a footer:
+//
+//   entries   keep_keys=false: n slots of `slot_width` bytes (the widest
+//             entry), so entry i is at i * slot_width; keep_keys=true:
+//             packed, offsets kept in memory
+//   prefix    the user keys' common prefix (the model sees what follows)
+//   model     lidx Serialize() output
+//   offsets   keep_keys only: n+1 fixed64 entry offsets
+//   keys      keep_keys only: n fixed64 mapped keys
+//   footer    kFooterSize bytes: region sizes, n, slot width, flags, the
+//             crc32c of prefix..keys, the footer's own crc32c, the magic
+//
+// An entry is varint32 key length, varint32 value length, internal key,
+// value. A lookup maps the user key (minus the prefix) with lidx's key
+// mapping (8-byte big-endian), asks the model for the position bound of the
+// first entry >= it, reads only the entries in that bound, and binary
+// searches them with the internal key comparator. LITS takes the raw key
+// strings. A model or footer that fails its checksum, or does not
+// deserialize, makes Open fail with Status::Corruption: never a guess.
+// LevelDB's own tables (another magic) open as LevelDB tables, so a
+// database may mix both.
+//
+// Usage:
+//   LearnedTableConfig c;  c.index = "pgm";  c.position_boundary = 16;
+//   std::string err;
+//   std::unique_ptr<LearnedTableFormat> f = LearnedTableFormat::Make(c, &err);
+//   options.table_format = f.get();
+#ifndef STORAGE_LEVELDB_LAYERS_LEARNED_LEARNED_TABLE_FORMAT_H_
+#define STORAGE_LEVELDB_LAYERS_LEARNED_LEARNED_TABLE_FORMAT_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "layers/hooks/table_format.h"
+
+namespace leveldb {
+
+struct LearnedTableConfig {
+  std::string index = "pgm";  // a lidx id: fp plr ft pgm rs plex rmi alex lipp dili lits
+  uint64_t position_boundary = 16;  // width of the predicted position range
+  bool keep_keys = false;     // packed entries + mapped keys/offsets in memory
+  std::map<std::string, std::string> knobs;  // extra lidx knobs (override)
+};
+
+// Parses "index=pgm,position_boundary=16,keep_keys=true,knob.epsilon_recursive=4".
+bool ParseLearnedTableConfig(const std::string& spec, LearnedTableConfig* c,
+                             std::string* err);
+
+struct LearnedTableStats {
+  uint64_t tables_built = 0;
+  uint64_t native_tables_built = 0;  // non-bytewise comparator: no mapping
+  uint64_t build_failures = 0;
+  uint64_t segments_built = 0;       // sum of BuildStats::segments
+  uint64_t model_bytes_written = 0;
+  uint64_t train_nanos = 0;
+  uint64_t model_write_nanos = 0;
+};
+
+class LearnedTableFormat : public TableFormat {
+ public:
+  // Null and *err when the index id or a knob is unknown.
+  static std::unique_ptr<LearnedTableFormat> Make(const LearnedTableConfig& c,
+                                                  std::string* err);
+  const char* Name() const override { return "learned"; }
+  const LearnedTableConfig& config() const { return config_; }
+
+  TableFileBuilder* NewBuilder(const Options& options, WritableFile* file,
+                               const TableFileInfo& info) const override;
+  Status Open(const Options& options, RandomAccessFile* file,
+              uint64_t file_size, const TableFileInfo& info,
+              TableReader** reader) const override;
+
+  LearnedTableStats Stats() const;
+  // Index bytes of every table open now (learned and native), by number.
+  std::map<uint64_t, size_t> OpenTableIndexBytes() const;
+
+  // For builders and readers.
+  void AddBuilt(const LearnedTableStats& s) const;
+  void Register(uint64_t number, size_t bytes) const;
+  void Unregister(uint64_t number) const;
+
+ private:
+  explicit LearnedTableFormat(LearnedTableConfig c) : config_(std::move(c)) {}
+  const LearnedTableConfig config_;
+  mutable std::mutex mu_;
+  mutable LearnedTableStats stats_;
+  mutable std::map<uint64_t, size_t> open_;
+};
+
+}  // namespace leveldb
+
+#endif  // STORAGE_LEVELDB_LAYERS_LEARNED_LEARNED_TABLE_FORMAT_H_
