@@ -314,8 +314,28 @@ Status Bourbon::Open(const Options& options, RandomAccessFile* file,
   TableReader* native = nullptr;
   Status s = OpenNativeTableReader(options, file, file_size, &native);
   if (!s.ok()) return s;
-  *reader = new Reader(native, file, StateOf(info.number),
-                       icmp_.user_comparator());
+  std::shared_ptr<FileState> state;
+  if (config_.learning == Learning::kOnOpen) {
+    state = std::make_shared<FileState>();
+    state->number = info.number;
+    auto model = std::make_unique<FileModel>();
+    std::vector<u128> keys;
+    Status ls = FileLayout::Read(options, file, file_size, &keys, &model->layout);
+    if (ls.ok()) {
+      model->plr.Configure({{"delta", std::to_string(config_.error_bound)}});
+      model->plr.Build(keys.data(), keys.size(), nullptr);
+      state->owner = std::move(model);
+      state->model.store(state->owner.get(), std::memory_order_release);
+    } else if (ls.ToString().rfind("Not implemented", 0) != 0) {
+      delete native;
+      return ls;  // a table LevelDB opened but whose blocks are corrupt
+    }
+  } else {
+    state = StateOf(info.number);
+  }
+  const InternalKeyComparator* icmp =
+      static_cast<const InternalKeyComparator*>(options.comparator);
+  *reader = new Reader(native, file, std::move(state), icmp->user_comparator());
   return s;
 }
 

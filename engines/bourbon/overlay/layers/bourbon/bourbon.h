@@ -49,7 +49,10 @@ namespace bourbon {
 struct FileState;
 struct LevelModel;
 
-enum class Learning { kOffline, kAlways, kCba };
+// kOnOpen: each table is learned as it is opened, on the opening thread,
+// with no registry across tables: LevelDB's upstream tests run every
+// lookup through the model path that way (bourbon_default_format.cc).
+enum class Learning { kOffline, kAlways, kCba, kOnOpen };
 enum class Granularity { kFile, kLevel };
 
 struct Config {
