@@ -237,13 +237,18 @@ void BourbonEngine::AddStats(nlohmann::json* stats) {
 nlohmann::json BourbonEngine::PathBreakdown() const {
   using namespace leveldb::bourbon;
   const PathTrace& t = ThisThreadPaths();
-  nlohmann::json paths = nlohmann::json::object();
+  nlohmann::json paths = nlohmann::json::object(), flat = nlohmann::json::object(),
+                 per_op = nlohmann::json::object();
+  const uint64_t gets = timers_.TracedGets();
   for (int p = 0; p < kNumPaths; p++) {
     const uint64_t lookups = t.positive[p] + t.negative[p];
     nlohmann::json steps = nlohmann::json::object();
     for (int s = 0; s < kNumPathSteps; s++) {
       if (t.calls[p][s] == 0) continue;
       const double ns = leveldb::trace::TicksToNanos(t.ticks[p][s]);
+      const std::string name = std::string(PathName(p)) + "." + PathStepName(s);
+      flat[name] = ns;
+      per_op[name] = gets ? ns / gets : 0.0;
       steps[PathStepName(s)] = {{"ns", ns},
                                 {"calls", t.calls[p][s]},
                                 {"ns_per_internal_lookup", lookups ? ns / lookups : 0.0}};
@@ -252,7 +257,8 @@ nlohmann::json BourbonEngine::PathBreakdown() const {
                           {"internal_lookups_negative", t.negative[p]},
                           {"steps", steps}};
   }
-  return {{"scope", "lookup_paths"}, {"unit", "ns"}, {"paths", paths}};
+  return {{"scope", "lookup_paths"}, {"ops", gets},     {"unit", "ns"},
+          {"steps", flat},           {"per_op", per_op}, {"paths", paths}};
 }
 
 }  // namespace

@@ -94,10 +94,10 @@ Status ValidPrefix(int fd, uint64_t size, uint64_t* valid) {
 
 }  // namespace
 
-Status ValueLog::Open(const std::string& dbname, Logger* info_log,
-                      ValueLog** result) {
+Status ValueLog::Open(const std::string& dbname, const Comparator* ucmp,
+                      Logger* info_log, ValueLog** result) {
   *result = nullptr;
-  ValueLog* vlog = new ValueLog(dbname);
+  ValueLog* vlog = new ValueLog(dbname, ucmp);
   uint64_t next_number = 1;
   Status s;
   for (uint64_t number : ListVlogFiles(dbname)) {
@@ -253,7 +253,7 @@ Status ValueLog::Resolve(const Slice& key, bool verify_checksums,
   const uint32_t key_size = DecodeFixed32(buf + 4);
   const uint32_t value_size = DecodeFixed32(buf + 8);
   if (kHeaderSize + uint64_t{key_size} + value_size != length ||
-      Slice(buf + kHeaderSize, key_size) != key) {
+      ucmp_->Compare(Slice(buf + kHeaderSize, key_size), key) != 0) {
     return Status::Corruption("value log record does not match its pointer");
   }
   if (verify_checksums &&

@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "leveldb/comparator.h"
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
 #include "leveldb/slice.h"
@@ -49,8 +50,8 @@ class ValueLog {
 
   // Opens (checking and truncating torn tails) every value log file of
   // `dbname` and starts a new one.
-  static Status Open(const std::string& dbname, Logger* info_log,
-                     ValueLog** result);
+  static Status Open(const std::string& dbname, const Comparator* ucmp,
+                     Logger* info_log, ValueLog** result);
   // Deletes every value log file of `dbname` (DestroyDB).
   static void RemoveFiles(const std::string& dbname);
 
@@ -81,10 +82,14 @@ class ValueLog {
     int fd;
   };
 
-  explicit ValueLog(std::string dbname) : dbname_(std::move(dbname)) {}
+  ValueLog(std::string dbname, const Comparator* ucmp)
+      : dbname_(std::move(dbname)), ucmp_(ucmp) {}
   const File* FindFile(uint64_t number) const;
 
   const std::string dbname_;
+  // A record's key must equal the key looked up under the user comparator
+  // (which may call different byte strings equal).
+  const Comparator* const ucmp_;
   std::vector<File> files_;  // by number; the last one is appended to
   uint64_t append_offset_ = 0;
   uint64_t bytes_at_open_ = 0;
