@@ -100,6 +100,11 @@ Status FileLayout::Read(const Options& options, RandomAccessFile* file,
     const char* data = contents.data.data();
     const size_t size = contents.data.size();
     std::unique_ptr<const char[]> owned(contents.heap_allocated ? data : nullptr);
+    if (size != handle.size()) {
+      // Stored compressed (LevelDB keeps a block compressed only when that
+      // makes it smaller): its bytes on disk are not its entries.
+      return Status::NotSupported("table has compressed blocks");
+    }
     if (size < 4) return Status::Corruption("bad block");
     const uint32_t restarts = DecodeFixed32(data + size - 4);
     if (restarts > (size - 4) / 4) return Status::Corruption("bad block");

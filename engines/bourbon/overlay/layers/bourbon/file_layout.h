@@ -43,7 +43,8 @@ class FileLayout {
  public:
   // Reads the table and its layout; appends each entry's user key, mapped
   // to an integer (lidx::MapKey), to *keys when keys != nullptr. Returns
-  // NotSupported for a table with more than one entry per restart point.
+  // NotSupported for a table with more than one entry per restart point or
+  // with compressed blocks (such tables stay on LevelDB's path).
   static Status Read(const Options& options, RandomAccessFile* file,
                      uint64_t file_size, std::vector<lidx::u128>* keys,
                      std::unique_ptr<FileLayout>* result);
