@@ -2,8 +2,10 @@
 
 For each dataset: load the keys (16-byte keys, 64-byte values, shuffled
 order) into `wisckey` and into `bourbon` (learning=offline: every table is
-learned before the lookups start), then run the same stream of present-key
-lookups; repetitions are interleaved (W B W B ...) so drift on a shared
+learned before the lookups start), compact fully (--settle full: otherwise
+LevelDB's seek-triggered compactions rewrite tables during the read-only
+phase, and offline models go stale), then run the same stream of
+present-key lookups; repetitions are interleaved (W B W B ...) so drift on a shared
 machine hits both. Both engines use the same tables (one entry per restart
 point: wisckey gets -o block_restart_interval=1, which bourbon always uses).
 The ratio is WiscKey's mean get latency over Bourbon's, per repetition pair.
@@ -32,7 +34,7 @@ from lsmrepro.errors import InputError, cli
 DATASETS = {"linear": "bourbon_linear", "seg-1%": "bourbon_seg1", "seg-10%": "bourbon_seg10",
             "normal": "bourbon_normal", "AR": "amazon_reviews", "OSM": "nyc_osm"}
 COMMON = ["--key-encoding", "be64_pad16", "--value-bytes", "64", "--load-order", "shuffled",
-          "--workload", "point", "--negative-share", "0", "--progress", "never"]
+          "--workload", "point", "--negative-share", "0", "--progress", "never", "--settle", "full"]
 
 
 def subsample(src, keys, dest):
@@ -56,6 +58,8 @@ def run(binary, dataset, ops, seed, options, log, db):
     recs = [json.loads(x) for x in Path(log).read_text().splitlines()]
     get = next(x for x in recs if x["type"] == "latency" and x["op"] == "get" and x["subset"] == "all")
     out = {"mean_ns": get["mean"], "p50_ns": get["p50"], "p99_ns": get["p99"], "gets": get["count"]}
+    phase = next(x for x in recs if x["type"] == "phase" and x["phase"] == "run")
+    out["run_ops_per_sec"] = phase["ops_per_sec"]
     engine = next((x for x in recs if x["type"] == "engine"), {})
     if "bourbon" in engine:
         b = engine["bourbon"]
@@ -94,7 +98,7 @@ def bench(args):
                 raise InputError(path, "dataset", "a materialized dataset (see the docstring)")
             if args.keys:
                 path = subsample(path, args.keys, tmp / f"{DATASETS[label]}_uint64")
-            wisc, bour, ratios = [], [], []
+            wisc, bour, ratios, p50_ratios = [], [], [], []
             for rep in range(args.reps):
                 seed = 1000 + rep
                 w = run(bins["wisckey"], path, args.ops, seed, ["block_restart_interval=1"],
@@ -104,6 +108,7 @@ def bench(args):
                 wisc.append(w)
                 bour.append(b)
                 ratios.append(w["mean_ns"] / b["mean_ns"])
+                p50_ratios.append(w["p50_ns"] / b["p50_ns"])
                 print(f"{label} rep {rep}: wisckey {w['mean_ns']:.0f} ns, bourbon {b['mean_ns']:.0f} ns,"
                       f" ratio {ratios[-1]:.2f}, model share {b['model_path_share']}", file=sys.stderr)
             diag_never = run(bins["bourbon"], path, args.ops, 7, ["learning=never", "timers=alternate"],
@@ -115,6 +120,9 @@ def bench(args):
                 "wisckey_mean_ns": spread([x["mean_ns"] for x in wisc]),
                 "bourbon_mean_ns": spread([x["mean_ns"] for x in bour]),
                 "speedup": spread(ratios),
+                "speedup_p50": spread(p50_ratios),
+                "wisckey_p50_ns": spread([x["p50_ns"] for x in wisc]),
+                "bourbon_p50_ns": spread([x["p50_ns"] for x in bour]),
                 "bourbon": {k: bour[-1].get(k) for k in ("model_path_share", "files_learned",
                                                          "live_segments", "live_model_bytes",
                                                          "learn_ms_total", "files_per_level")},
@@ -139,11 +147,13 @@ def main(argv=None):
     args = ap.parse_args(argv)
     report = bench(args)
     write_text(args.out, json.dumps(report, indent=1) + "\n")
-    print(f"{'dataset':10} {'wisckey ns':>11} {'bourbon ns':>11} {'speedup (median [min, max])':>30}")
+    print(f"{'dataset':10} {'wisckey ns':>11} {'bourbon ns':>11} {'mean ratio med [min,max]':>26}"
+          f" {'p50 ratio med [min,max]':>26}")
     for label, d in report["datasets"].items():
-        s = d["speedup"]
+        s, p = d["speedup"], d["speedup_p50"]
         print(f"{label:10} {d['wisckey_mean_ns']['median']:11.0f} {d['bourbon_mean_ns']['median']:11.0f}"
-              f"   {s['median']:.2f} [{s['min']:.2f}, {s['max']:.2f}]")
+              f"   {s['median']:.2f} [{s['min']:.2f}, {s['max']:.2f}]"
+              f"        {p['median']:.2f} [{p['min']:.2f}, {p['max']:.2f}]")
 
 
 if __name__ == "__main__":
