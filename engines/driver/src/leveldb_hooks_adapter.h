@@ -148,6 +148,11 @@ class LookupTimers {
     return r;
   }
 
+  // Gets whose lookups the timers traced (bourbon's per-path breakdown).
+  uint64_t TracedGets() const {
+    return mode_ == "on" ? gets_ : mode_ == "alternate" ? count_[1] : 0;
+  }
+
   // The `breakdown` record of scope "lookup" (none when timers are off).
   std::vector<nlohmann::json> Records() const {
     if (mode_ == "off") return {};

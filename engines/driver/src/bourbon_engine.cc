@@ -1,0 +1,268 @@
+// lsmbench adapter for bourbon: LevelDB 1.23 + WiscKey's value log + the
+// leveldb-hooks layer + Bourbon's learned lookups (engines/bourbon). The
+// LevelDB-generic part is leveldb_engine.h; this adds Bourbon's options,
+// its learning report and the lookup breakdown by path.
+#include <memory>
+
+#include "layers/bourbon/bourbon.h"
+#include "layers/bourbon/path_trace.h"
+#include "leveldb_engine.h"
+#include "leveldb_hooks_adapter.h"
+
+namespace lsmbench {
+
+namespace {
+
+// Options::hooks takes one observer: Bourbon's, and the recorder every
+// leveldb-hooks engine logs (per-level lookups, lifetimes, compactions).
+class HooksTee : public leveldb::LsmHooks {
+ public:
+  HooksTee(leveldb::LsmHooks* first, leveldb::LsmHooks* second) : a_(first), b_(second) {}
+  void OnFileCreated(const leveldb::FileEvent& e) override {
+    a_->OnFileCreated(e);
+    b_->OnFileCreated(e);
+  }
+  void OnFileDeleted(const leveldb::FileEvent& e) override {
+    a_->OnFileDeleted(e);
+    b_->OnFileDeleted(e);
+  }
+  void OnFileLookup(int level, uint64_t number, bool found) override {
+    a_->OnFileLookup(level, number, found);
+    b_->OnFileLookup(level, number, found);
+  }
+  bool FindFileInLevel(int level, const std::vector<leveldb::FileMetaData*>& files,
+                       const leveldb::Slice& internal_key, uint32_t* index) override {
+    return a_->FindFileInLevel(level, files, internal_key, index);
+  }
+  void OnCompaction(const leveldb::CompactionEvent& e) override {
+    a_->OnCompaction(e);
+    b_->OnCompaction(e);
+  }
+
+ private:
+  leveldb::LsmHooks* const a_;
+  leveldb::LsmHooks* const b_;
+};
+
+class BourbonEngine : public LevelDBEngine {
+ public:
+  ~BourbonEngine() override { Close(); }
+
+  bool Open(const std::string& dir, const OptionSet& o, std::string* err) override {
+    dir_ = dir;
+    if (!LevelDBEngine::Open(dir, o, err)) return false;
+    bourbon_->Attach(db());
+    return true;
+  }
+
+  void Close() override {
+    if (bourbon_) bourbon_->Detach();
+    LevelDBEngine::Close();  // table readers go with the DB
+    tee_.reset();
+    bourbon_.reset();
+  }
+
+  bool Get(std::string_view key, std::string* value, bool* found, std::string* err) override {
+    return timers_.TimeGet([&] { return LevelDBEngine::Get(key, value, found, err); });
+  }
+
+  std::vector<nlohmann::json> Breakdowns() override {
+    std::vector<nlohmann::json> out = timers_.Records();
+    if (!out.empty()) out.push_back(PathBreakdown());
+    return out;
+  }
+
+ protected:
+  std::vector<OptionSpec> ExtraOptionSpecs() const override {
+    using OT = OptionSpec::Type;
+    return {
+        {"error_bound", OT::kInt, "8", "greedy-PLR error bound (positions)", {}},
+        {"learning", OT::kString, "cba",
+         "offline: learn every table before the run phase; always: every table after "
+         "T_wait; cba: after T_wait when the cost-benefit analyzer says so; never: "
+         "WiscKey's path only",
+         {"offline", "always", "cba", "never"}},
+        {"granularity", OT::kString, "file", "one model per table, or per level (L1+)",
+         {"file", "level"}},
+        {"t_wait_us", OT::kInt, "-1", "wait before learning a table; -1: measured here", {}},
+        {"cba_min_finished", OT::kInt, "10",
+         "finished tables a level needs before the analyzer decides (always-learn until)", {}},
+        LookupTimers::Spec(),
+    };
+  }
+
+  bool Configure(const OptionSet& o, leveldb::Options* options, std::string* err) override {
+    leveldb::bourbon::Config c;
+    if (o.Int("error_bound") < 1) {
+      *err = "error_bound: an integer >= 1 expected";
+      return false;
+    }
+    c.error_bound = static_cast<uint32_t>(o.Int("error_bound"));
+    const std::string learning = o.Str("learning");
+    never_ = learning == "never";
+    c.learning = learning == "offline" || never_ ? leveldb::bourbon::Learning::kOffline
+                 : learning == "always"          ? leveldb::bourbon::Learning::kAlways
+                                                 : leveldb::bourbon::Learning::kCba;
+    c.granularity = o.Str("granularity") == "level" ? leveldb::bourbon::Granularity::kLevel
+                                                     : leveldb::bourbon::Granularity::kFile;
+    c.t_wait_seconds = o.Int("t_wait_us") < 0 ? -1 : o.Int("t_wait_us") / 1e6;
+    c.cba_min_finished = static_cast<int>(o.Int("cba_min_finished"));
+    c.max_file_size = options->max_file_size;
+    // A position becomes a byte offset only without prefix compression:
+    // one entry per restart point (block_restart_interval is overridden).
+    options->block_restart_interval = 1;
+    learning_ = learning;
+    bourbon_ = std::make_unique<leveldb::bourbon::Bourbon>(c, *options, dir_);
+    tee_ = std::make_unique<HooksTee>(bourbon_.get(), &hooks_);
+    options->table_format = bourbon_.get();
+    options->hooks = tee_.get();
+    timers_.Configure(o.Str("timers"));
+    return true;
+  }
+
+  void OnSettled() override {
+    if (learning_ == "offline") bourbon_->LearnAll();
+    timers_.Reset();
+    leveldb::bourbon::ResetThisThreadPaths();
+  }
+
+  void AddStats(nlohmann::json* stats) override;
+
+ private:
+  nlohmann::json PathBreakdown() const;
+
+  std::string dir_;
+  std::string learning_;
+  bool never_ = false;
+  std::unique_ptr<leveldb::bourbon::Bourbon> bourbon_;
+  std::unique_ptr<HooksTee> tee_;
+  HooksRecorder hooks_;
+  LookupTimers timers_;
+};
+
+void BourbonEngine::AddStats(nlohmann::json* stats) {
+  using leveldb::bourbon::kNumPaths;
+  leveldb::bourbon::Snapshot s = bourbon_->Collect();
+  nlohmann::json files = nlohmann::json::array();
+  uint64_t segments = 0, model_bytes = 0, by_path[kNumPaths] = {};
+  uint64_t level_pos[7][kNumPaths] = {}, level_neg[7][kNumPaths] = {};
+  for (const auto& f : s.files) {
+    nlohmann::json pos = nlohmann::json::object(), neg = nlohmann::json::object();
+    for (int p = 0; p < kNumPaths; p++) {
+      pos[leveldb::bourbon::PathName(p)] = f.positive[p];
+      neg[leveldb::bourbon::PathName(p)] = f.negative[p];
+      by_path[p] += f.positive[p] + f.negative[p];
+      if (f.level < 7) {
+        level_pos[f.level][p] += f.positive[p];
+        level_neg[f.level][p] += f.negative[p];
+      }
+    }
+    if (f.deleted_s < 0) {
+      segments += f.segments;
+      model_bytes += f.model_bytes;
+    }
+    files.push_back({{"number", f.number},
+                     {"level", f.level},
+                     {"size", f.size},
+                     {"created_s", f.created_s},
+                     {"deleted_s", f.deleted_s < 0 ? nlohmann::json() : nlohmann::json(f.deleted_s)},
+                     {"state", f.state},
+                     {"entries", f.entries},
+                     {"segments", f.segments},
+                     {"model_bytes", f.model_bytes},
+                     {"fixed_entry_size", f.fixed_entry_size},
+                     {"learn_ms", f.learn_ms},
+                     {"queue_wait_ms", f.queue_wait_ms},
+                     {"benefit_ns", f.benefit_ns},
+                     {"cost_ns", f.cost_ns},
+                     {"internal_lookups_positive", pos},
+                     {"internal_lookups_negative", neg},
+                     {"mean_internal_lookup_ns", {{"baseline", f.baseline_ns}, {"model", f.model_ns}}}});
+  }
+  nlohmann::json levels = nlohmann::json::array();
+  for (const auto& l : s.levels) {
+    nlohmann::json pos = nlohmann::json::object(), neg = nlohmann::json::object();
+    for (int p = 0; p < kNumPaths; p++) {
+      pos[leveldb::bourbon::PathName(p)] = level_pos[l.level][p];
+      neg[leveldb::bourbon::PathName(p)] = level_neg[l.level][p];
+    }
+    levels.push_back({{"level", l.level},
+                      {"changes", l.changes},
+                      {"level_learnings", l.learnings},
+                      {"failed_level_learnings", l.failed_learnings},
+                      {"level_model_valid", l.model_valid},
+                      {"level_model_segments", l.segments},
+                      {"level_model_bytes", l.model_bytes},
+                      {"level_learn_ms", l.learn_ms},
+                      {"internal_lookups_positive", pos},
+                      {"internal_lookups_negative", neg}});
+    if (l.model_valid) {
+      segments += l.segments;
+      model_bytes += l.model_bytes;
+    }
+  }
+  uint64_t total = 0;
+  for (uint64_t n : by_path) total += n;
+  nlohmann::json share = nlohmann::json::object();
+  for (int p = 0; p < kNumPaths; p++) {
+    share[leveldb::bourbon::PathName(p)] = total ? double(by_path[p]) / total : 0.0;
+  }
+  (*stats)["learning_seconds"] = s.learn_ms_total / 1e3;
+  (*stats)["bourbon"] = {
+      {"learning", learning_},
+      {"block_restart_interval", 1},
+      {"t_wait_ms", s.t_wait_ms},
+      {"t_wait_source", "calibration (read+checksum+PLR of the largest table), raised to the "
+                        "longest learning seen; or -o t_wait_us"},
+      {"calibration_ms", s.calibration_ms},
+      {"calibration_ns_per_key", s.calibration_ns_per_key},
+      {"train_ns_per_key", s.train_ns_per_key},
+      {"files_learned", s.learned},
+      {"files_skipped_by_cba", s.skipped},
+      {"files_unlearnable", s.unlearnable},
+      {"files_wasted", s.wasted},
+      {"queue_length", s.queue_length},
+      {"learn_ms_total", s.learn_ms_total},
+      {"queue_wait_ms_total", s.queue_wait_ms_total},
+      {"live_segments", segments},
+      {"live_model_bytes", model_bytes},
+      {"internal_lookups_by_path", {{"baseline", by_path[0]}, {"file_model", by_path[1]},
+                                    {"level_model", by_path[2]}}},
+      {"model_path_share", share},
+      {"levels", levels},
+      {"files", files}};
+  (*stats)["hooks"] = hooks_.ToJson();
+}
+
+nlohmann::json BourbonEngine::PathBreakdown() const {
+  using namespace leveldb::bourbon;
+  const PathTrace& t = ThisThreadPaths();
+  nlohmann::json paths = nlohmann::json::object(), flat = nlohmann::json::object(),
+                 per_op = nlohmann::json::object();
+  const uint64_t gets = timers_.TracedGets();
+  for (int p = 0; p < kNumPaths; p++) {
+    const uint64_t lookups = t.positive[p] + t.negative[p];
+    nlohmann::json steps = nlohmann::json::object();
+    for (int s = 0; s < kNumPathSteps; s++) {
+      if (t.calls[p][s] == 0) continue;
+      const double ns = leveldb::trace::TicksToNanos(t.ticks[p][s]);
+      const std::string name = std::string(PathName(p)) + "." + PathStepName(s);
+      flat[name] = ns;
+      per_op[name] = gets ? ns / gets : 0.0;
+      steps[PathStepName(s)] = {{"ns", ns},
+                                {"calls", t.calls[p][s]},
+                                {"ns_per_internal_lookup", lookups ? ns / lookups : 0.0}};
+    }
+    paths[PathName(p)] = {{"internal_lookups_positive", t.positive[p]},
+                          {"internal_lookups_negative", t.negative[p]},
+                          {"steps", steps}};
+  }
+  return {{"scope", "lookup_paths"}, {"ops", gets},     {"unit", "ns"},
+          {"steps", flat},           {"per_op", per_op}, {"paths", paths}};
+}
+
+}  // namespace
+
+std::unique_ptr<Engine> NewEngine() { return std::make_unique<BourbonEngine>(); }
+
+}  // namespace lsmbench

@@ -1,0 +1,42 @@
+"""bourbon answers exactly like pristine leveldb in every learning mode and
+granularity (the `bourbon-dups` differential group: long duplicate runs,
+overwrites, deletes, absent keys, scans), and its model paths really served
+lookups in those runs. The full matrix is documented in engines/bourbon/README.md."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from engines import difftest
+from tests.helpers import REPO
+from tests.test_difftest import built
+
+pytestmark = pytest.mark.e2e
+
+
+def engine_record(log):
+    return next(json.loads(x) for x in log.read_text().splitlines() if '"type": "engine"' in x
+                or '"type":"engine"' in x)
+
+
+def test_bourbon_group_agrees_and_uses_its_models(tmp_path):
+    built("leveldb", "bourbon")
+    r = subprocess.run([sys.executable, "-m", "engines.difftest", "--suite", str(difftest.SUITE),
+                        "--group", "bourbon-dups", "--work", str(tmp_path)],
+                       cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "identical answers" in r.stdout
+    logs = sorted(tmp_path.rglob("run*.jsonl"))
+    shares = {}
+    for log in logs:
+        rec = engine_record(log)
+        if "bourbon" not in rec:
+            continue
+        run = json.loads(log.read_text().splitlines()[0])
+        label = f"{run['options']['learning']}/{run['options']['granularity']}"
+        by_path = rec["bourbon"]["internal_lookups_by_path"]
+        shares[label] = (by_path["file_model"] + by_path["level_model"]) / max(1, sum(by_path.values()))
+        assert rec["bourbon"]["files_unlearnable"] == 0
+    assert set(shares) == {"offline/file", "always/file", "cba/file", "always/level"}
+    assert all(s > 0.1 for s in shares.values()), shares
