@@ -1,0 +1,58 @@
+// The learned index of one DobLIX table (seed 002 §III-B to §III-E): the
+// table's common user-key prefix (removed before keys become integers), and
+// per data block its first key's integer, the block's place in the file and
+// the block's own linear model with its measured error. Blocks and model
+// segments correspond one to one (Fig. 2d), so a lookup reads one block.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+enum class DoblixModelKind : uint8_t { kPla = 1, kPra = 2 };
+
+struct DoblixSegment {
+  uint64_t first_chunk = 0;  // integer of the block's first user key
+  uint64_t offset = 0;       // block position in the file
+  uint32_t size = 0;         // block bytes, without the checksum trailer
+  uint32_t error = 0;        // measured max |M(x) - position| over the block
+  float slope = 0;           // M(x) = intercept + slope * (x - first_chunk)
+  float intercept = 0;       //   in positions inside the block (the paper's
+                             //   M(x) - offset, folded in at build time)
+  bool cont = false;         // first key's integer equals the previous
+                             //   block's last one (a run split by B_max)
+};
+
+class DoblixModel {
+ public:
+  DoblixModelKind kind = DoblixModelKind::kPla;
+  std::string prefix;  // common prefix of all user keys of the table
+  std::vector<DoblixSegment> segments;
+
+  // Appends the serialization and its masked CRC32C to *out.
+  void EncodeTo(std::string* out) const;
+  // Rejects a damaged or truncated block with Status::Corruption naming
+  // the field.
+  Status DecodeFrom(const Slice& in);
+
+  // The key's integer after the table prefix (0 or ~0 for keys outside it).
+  uint64_t ChunkOf(const Slice& user_key) const;
+  // The block to start a lower-bound search for integer x from: the last
+  // block whose first integer is <= x, moved back over blocks that start
+  // inside a run of x.
+  size_t FindBlock(uint64_t x) const;
+  // [*lo, *hi) inside block `b` (of n entries) that holds the lower bound of
+  // any key whose integer is x, from the block's model and error.
+  void SearchRange(size_t b, uint64_t x, uint32_t n, uint32_t* lo, uint32_t* hi) const;
+  // Predicted position of x in block b (before error and clamping).
+  double Predict(size_t b, uint64_t x) const;
+
+  size_t MemoryBytes() const { return sizeof(*this) + prefix.capacity() + segments.capacity() * sizeof(DoblixSegment); }
+};
+
+}  // namespace ROCKSDB_NAMESPACE
