@@ -7,6 +7,7 @@
 
 #include "engine.h"
 #include "rocksdb/cache.h"
+#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
@@ -22,6 +23,10 @@ using OT = OptionSpec::Type;
 
 class RocksDBEngine : public Engine {
  public:
+  static const char* DefaultTable() {
+    return std::string_view(kEngineId) == "rocksdb-doblix" ? "doblix" : "block";
+  }
+
   ~RocksDBEngine() override { Close(); }
 
   std::string Name() const override { return kEngineId; }
@@ -44,6 +49,14 @@ class RocksDBEngine : public Engine {
         {"mmap_reads", OT::kBool, "false", "read tables through mmap (RocksDB's default: pread)", {}},
         {"index_type", OT::kString, "binary_search", "block-based table index",
          {"binary_search", "two_level", "binary_search_with_first_key"}},
+        // The table factory: RocksDB's block-based table or the DobLIX
+        // plugin (engines/rocksdb-doblix), both in the same library. The
+        // rocksdb-doblix variant defaults to doblix, rocksdb to block.
+        {"table", OT::kString, DefaultTable(), "table format", {"block", "doblix"}},
+        {"doblix.model", OT::kString, "pla", "DobLIX block cutting and model", {"pla", "pra"}},
+        {"doblix.error", OT::kInt, "64", "DobLIX PLA error bound E (positions)", {}},
+        {"doblix.max_block", OT::kInt, "4096", "DobLIX largest data block B_max (bytes)", {}},
+        {"doblix.nu", OT::kDouble, "1.0", "DobLIX agent reward weight of latency", {}},
     };
   }
 
@@ -79,7 +92,29 @@ class RocksDBEngine : public Engine {
                        : it == "binary_search_with_first_key"
                            ? rocksdb::BlockBasedTableOptions::kBinarySearchWithFirstKey
                            : rocksdb::BlockBasedTableOptions::kBinarySearch;
-    opt.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    if (o.Str("table") == "doblix") {
+      // By name through RocksDB's ObjectRegistry, as an OPTIONS file would.
+      rocksdb::ConfigOptions cfg;
+      cfg.ignore_unsupported_options = false;
+      std::shared_ptr<rocksdb::TableFactory> doblix;
+      rocksdb::Status fs = rocksdb::TableFactory::CreateFromString(
+          cfg,
+          "id=DoblixTable;model=" + o.Str("doblix.model") +
+              ";error=" + std::to_string(o.Int("doblix.error")) +
+              ";max_block_size=" + std::to_string(o.Int("doblix.max_block")) +
+              ";nu=" + std::to_string(o.Double("doblix.nu")),
+          &doblix);
+      if (!fs.ok() || doblix == nullptr) {
+        *err = "table=doblix: " + (fs.ok() ? std::string("DoblixTable not registered") : fs.ToString());
+        return false;
+      }
+      // The same block cache the block-based table gets.
+      auto* cache = doblix->GetOptions<std::shared_ptr<rocksdb::Cache>>("DoblixBlockCache");
+      if (cache != nullptr) *cache = table.block_cache;
+      opt.table_factory = doblix;
+    } else {
+      opt.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    }
 
     rocksdb::DB* db = nullptr;
     rocksdb::Status s = rocksdb::DB::Open(opt, dir, &db);

@@ -42,6 +42,9 @@ DoblixTableFactory::DoblixTableFactory(const DoblixTableOptions& options) : opti
 
 const void* DoblixTableFactory::GetOptionsPtr(const std::string& name) const {
   if (name == kBlockCacheOpts()) return options_.block_cache.get();
+  // The shared_ptr itself, so a program without this plugin's headers (the
+  // lsmbench adapter) can hand the factory the cache its other table uses.
+  if (name == "DoblixBlockCache") return &options_.block_cache;
   return TableFactory::GetOptionsPtr(name);
 }
 
