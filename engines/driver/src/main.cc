@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
   std::string db_dir, dataset, dataset_manifest, build_id_file, log_path;
   std::string load_order = "shuffled", workload = "point", settle = "wait";
   std::string progress = "auto", key_encoding = "be64", ycsb_spec;
-  uint64_t ops_count = 100000, seed = 1;
+  uint64_t ops_count = 100000, seed = 1, settle_every = 0;
   size_t value_bytes = 64;
   double negative_share = 0.0;
   std::vector<std::string> engine_opts, meta_items, attach_items, ycsb_props;
@@ -78,8 +78,12 @@ int main(int argc, char** argv) {
                  "JSON manifest of the dataset, copied into the run record");
   app.add_option("--load-order", load_order)->check(CLI::IsMember({"sorted", "shuffled"}));
   app.add_option("--value-bytes", value_bytes)->check(CLI::Range(1, 1 << 20));
-  app.add_option("--workload", workload, "point: lookups over the dataset; ycsb: a YCSB core workload")
-      ->check(CLI::IsMember({"point", "ycsb"}));
+  app.add_option("--workload", workload,
+                 "point: lookups over the dataset; ycsb: a YCSB core workload; diff: the "
+                 "differential stream (writes, deletes, gets, scans; answers digested)")
+      ->check(CLI::IsMember({"point", "ycsb", "diff"}));
+  app.add_option("--settle-every", settle_every,
+                 "--workload diff: flush and settle every N ops (default: 4 times per run)");
   app.add_option("--spec", ycsb_spec, "YCSB workload property file (--workload ycsb)");
   app.add_option("-p", ycsb_props, "YCSB property override key=value (repeatable)");
   app.add_option("--key-encoding", key_encoding, "be64, be64_padN or decimalN");
@@ -157,7 +161,16 @@ int main(int argc, char** argv) {
     ycsb_info = std::move(stream.info);
   } else {
     if (!ycsb_spec.empty() || !ycsb_props.empty()) return Fail("--spec and -p need --workload ycsb");
-    spec.ops = PointLookups(spec.keys, ops_count, negative_share, seed);
+    if (workload == "diff") {
+      if (app.count("--negative-share")) return Fail("--workload diff: drop --negative-share");
+      spec.ops = DiffStream(spec.keys, ops_count, seed);
+      spec.digest = true;
+      spec.settle_every = app.count("--settle-every") ? settle_every : (ops_count + 3) / 4;
+    } else if (app.count("--settle-every")) {
+      return Fail("--settle-every needs --workload diff");
+    } else {
+      spec.ops = PointLookups(spec.keys, ops_count, negative_share, seed);
+    }
   }
   spec.progress = progress == "always" || (progress == "auto" && spec.keys.size() >= 1000000);
 
@@ -185,7 +198,8 @@ int main(int argc, char** argv) {
                                   {"key_bytes", spec.codec.width()},
                                   {"loaded_keys", spec.keys.size()},
                                   {"ycsb", ycsb_info},
-                                  {"settle", settle}}},
+                                  {"settle", settle},
+                                  {"settle_every", spec.settle_every}}},
                     {"seed", seed},
                     {"meta", meta},
                     {"attached", attached}});

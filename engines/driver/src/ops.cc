@@ -16,6 +16,8 @@ const char* OpName(OpType t) {
       return "scan";
     case OpType::kReadModifyWrite:
       return "rmw";
+    case OpType::kDelete:
+      return "delete";
   }
   return "?";
 }
@@ -49,6 +51,61 @@ std::vector<Op> PointLookups(const std::vector<uint64_t>& keys, uint64_t count,
       ops.push_back({OpType::kGet, Expect::kAbsent, 0, AbsentKey(keys, &rng)});
     } else {
       ops.push_back({OpType::kGet, Expect::kPresent, 0, keys[rng.Uniform(keys.size())]});
+    }
+  }
+  return ops;
+}
+
+std::vector<Op> DiffStream(const std::vector<uint64_t>& keys, uint64_t count, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<uint64_t> touched;  // keys the stream wrote or deleted
+  auto present_key = [&]() -> uint64_t {
+    if (!touched.empty() && rng.Uniform(4) == 0) return touched[rng.Uniform(touched.size())];
+    return keys.empty() ? rng.Next() : keys[rng.Uniform(keys.size())];
+  };
+  // Absent keys: inside gaps, next to present keys (where an off-by-one in
+  // a predicted bound shows), and at the ends of the key space.
+  auto probe_key = [&]() -> uint64_t {
+    switch (rng.Uniform(4)) {
+      case 0: {
+        uint64_t k = present_key();
+        return rng.Uniform(2) ? k + 1 : k - 1;  // wraps at the ends on purpose
+      }
+      case 1:
+        return rng.Uniform(2) ? rng.Uniform(16) : UINT64_MAX - rng.Uniform(16);
+      default:
+        return keys.empty() ? rng.Next() : AbsentKey(keys, &rng);
+    }
+  };
+  static constexpr uint32_t kScanLengths[] = {1, 2, 10, 100, 1000};
+  std::vector<Op> ops;
+  ops.reserve(count + 4);
+  // The extremes of the key space are written and read back first.
+  for (uint64_t k : {uint64_t{0}, UINT64_MAX}) {
+    ops.push_back({OpType::kInsert, Expect::kUnknown, 0, k});
+    touched.push_back(k);
+  }
+  while (ops.size() < count) {
+    uint64_t roll = rng.Uniform(100);
+    if (roll < 30) {
+      ops.push_back({OpType::kGet, Expect::kUnknown, 0, present_key()});
+    } else if (roll < 45) {
+      ops.push_back({OpType::kGet, Expect::kUnknown, 0, probe_key()});
+    } else if (roll < 57) {
+      uint64_t k = present_key();
+      ops.push_back({OpType::kUpdate, Expect::kUnknown, 0, k});
+      touched.push_back(k);
+    } else if (roll < 65) {
+      uint64_t k = probe_key();
+      ops.push_back({OpType::kInsert, Expect::kUnknown, 0, k});
+      touched.push_back(k);
+    } else if (roll < 75) {
+      uint64_t k = rng.Uniform(5) == 0 ? probe_key() : present_key();
+      ops.push_back({OpType::kDelete, Expect::kUnknown, 0, k});
+      touched.push_back(k);
+    } else {
+      uint64_t k = rng.Uniform(3) == 0 ? probe_key() : present_key();
+      ops.push_back({OpType::kScan, Expect::kUnknown, kScanLengths[rng.Uniform(5)], k});
     }
   }
   return ops;

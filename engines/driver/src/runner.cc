@@ -1,5 +1,6 @@
 #include "runner.h"
 
+#include "answer_digest.h"
 #include "clock.h"
 #include "histogram.h"
 #include "progress.h"
@@ -28,8 +29,12 @@ struct OpStats {
 // error (a wrong answer is the verifier's business, not an error here).
 class Executor {
  public:
-  Executor(Engine* engine, const RunSpec& spec, Verifier* verifier)
-      : engine_(engine), spec_(spec), verifier_(verifier), key_(spec.codec.width(), '\0') {}
+  Executor(Engine* engine, const RunSpec& spec, Verifier* verifier, AnswerDigest* digest)
+      : engine_(engine),
+        spec_(spec),
+        verifier_(verifier),
+        digest_(digest),
+        key_(spec.codec.width(), '\0') {}
 
   // Times the engine calls of `op` into *nanos; *found for gets.
   bool Do(const Op& op, uint64_t* nanos, bool* found, std::string* err) {
@@ -44,6 +49,13 @@ class Executor {
         ok = engine_->Get(k, &value_, found, err);
         b = NowNanos();
         if (ok) verifier_->CheckGet(op, *found, value_);
+        if (ok && digest_ != nullptr) digest_->Get(*found, value_);
+        break;
+      case OpType::kDelete:
+        verifier_->NoteDelete(op.key);
+        a = NowNanos();
+        ok = engine_->Delete(k, err);
+        b = NowNanos();
         break;
       case OpType::kUpdate:
       case OpType::kInsert:
@@ -57,12 +69,14 @@ class Executor {
         ok = engine_->Scan(k, op.scan_len, &scan_, err);
         b = NowNanos();
         if (ok) verifier_->CheckScan(op, scan_);
+        if (ok && digest_ != nullptr) digest_->Scan(scan_);
         break;
       case OpType::kReadModifyWrite: {
         a = NowNanos();
         ok = engine_->Get(k, &value_, found, err);
         uint64_t mid = NowNanos();
         if (ok) verifier_->CheckGet(op, *found, value_);
+        if (ok && digest_ != nullptr) digest_->Get(*found, value_);
         MakeValue(op.key, verifier_->NotePut(op.key), spec_.value_bytes, &value_);
         uint64_t resume = NowNanos();
         ok = ok && engine_->Put(k, value_, err);
@@ -84,6 +98,7 @@ class Executor {
   Engine* engine_;
   const RunSpec& spec_;
   Verifier* verifier_;
+  AnswerDigest* digest_;  // null unless the run digests its answers
   std::string key_, value_;
   std::vector<KV> scan_;
 };
@@ -94,7 +109,8 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
   RunResult result;
   std::string err;
   Verifier verifier(&spec.keys, spec.value_bytes, spec.codec);
-  Executor exec(engine, spec, &verifier);
+  AnswerDigest digest;
+  Executor exec(engine, spec, &verifier, spec.digest ? &digest : nullptr);
 
   // Load.
   std::vector<uint64_t> order = spec.keys;
@@ -135,8 +151,16 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
   // Run.
   OpStats stats[kOpTypes];
   Progress run_bar("run", spec.ops.size(), spec.progress);
-  uint64_t run_start = NowNanos();
+  uint64_t run_start = NowNanos(), settle_ns = 0;
   for (size_t i = 0; i < spec.ops.size(); i++) {
+    if (spec.settle_every > 0 && i > 0 && i % spec.settle_every == 0) {
+      uint64_t s0 = NowNanos();
+      if (!engine->Settle(false, &err)) {
+        result.error = "settle during run: " + err;
+        return result;
+      }
+      settle_ns += NowNanos() - s0;
+    }
     const Op& op = spec.ops[i];
     if (!exec.Do(op, &nanos, &found, &err)) {
       result.error = std::string("run: ") + OpName(op.type) + ": " + err;
@@ -154,7 +178,7 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
     }
     run_bar.Tick(i + 1);
   }
-  uint64_t run_ns = NowNanos() - run_start;
+  uint64_t run_ns = NowNanos() - run_start - settle_ns;
   run_bar.Done();
   log->Write("phase", Phase("run", spec.ops.size(), run_ns));
 
@@ -187,6 +211,10 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
   log->Write("engine", engine->Stats());
   nlohmann::json check = verifier.ToJson();
   check["edge_probes"] = probes;
+  if (spec.digest) {
+    check["answers_digest"] = digest.Hex();
+    check["answers_digested"] = digest.answers();
+  }
   log->Write("check", check);
   result.verified = verifier.verified();
   result.wrong = verifier.wrong();

@@ -26,6 +26,11 @@ struct RunSpec {
   bool full_compaction = false;  // settle: compact everything vs wait idle
   bool progress = true;
   std::vector<Op> ops;
+  // The differential workload: digest every answer into the check record,
+  // and flush + settle every `settle_every` ops (0 = never) so writes made
+  // during the run reach the tables and their indexes, not just the memtable.
+  bool digest = false;
+  uint64_t settle_every = 0;
 };
 
 struct RunResult {

@@ -27,11 +27,13 @@ uint64_t Verifier::NotePut(uint64_t key) {
   return v;
 }
 
+void Verifier::NoteDelete(uint64_t key) { written_[key] = kDeleted; }
+
 bool Verifier::Lookup(uint64_t key, uint64_t* version) const {
   auto it = written_.find(key);
   if (it != written_.end()) {
     *version = it->second;
-    return true;
+    return it->second != kDeleted;
   }
   *version = 0;
   return std::binary_search(keys_->begin(), keys_->end(), key);
@@ -65,12 +67,12 @@ bool Verifier::CheckGet(const Op& op, bool found, std::string_view value) {
 
 bool Verifier::CheckScan(const Op& op, const std::vector<KV>& got) {
   verified_++;
-  // Expected: the merge of the loaded keys and the written ones, from the
-  // first key >= op.key, op.scan_len entries.
+  // Expected: the merge of the loaded keys and the written ones (deleted
+  // ones left out), from the first key >= op.key, op.scan_len entries.
   auto base = std::lower_bound(keys_->begin(), keys_->end(), op.key);
   auto extra = written_.lower_bound(op.key);
   size_t i = 0;
-  for (; i < op.scan_len; i++) {
+  while (i < op.scan_len) {
     bool base_left = base != keys_->end(), extra_left = extra != written_.end();
     if (!base_left && !extra_left) break;
     uint64_t key, version;
@@ -79,6 +81,7 @@ bool Verifier::CheckScan(const Op& op, const std::vector<KV>& got) {
       version = extra->second;
       if (base_left && *base == key) ++base;
       ++extra;
+      if (version == kDeleted) continue;
     } else {
       key = *base++;
       version = 0;
@@ -94,6 +97,7 @@ bool Verifier::CheckScan(const Op& op, const std::vector<KV>& got) {
     if (got[i].second != scratch_) {
       return Wrong(op, "scan entry " + std::to_string(i) + ": wrong value");
     }
+    i++;
   }
   if (got.size() != i) return Wrong(op, "scan returned " + std::to_string(got.size()) +
                                             " entries, expected " + std::to_string(i));

@@ -27,6 +27,8 @@ class Verifier {
 
   // The version the next put writes, recorded as the key's expected value.
   uint64_t NotePut(uint64_t key);
+  // The key is absent from now on (until the next put).
+  void NoteDelete(uint64_t key);
 
   // Each returns false (and remembers the case) on a wrong answer.
   bool CheckGet(const Op& op, bool found, std::string_view value);
@@ -45,7 +47,9 @@ class Verifier {
   const std::vector<uint64_t>* keys_;
   size_t value_bytes_;
   KeyCodec codec_;
-  // Keys written during the run: key -> version (inserts and updates).
+  // Keys written during the run: key -> version (inserts and updates), or
+  // kDeleted for a key the run deleted.
+  static constexpr uint64_t kDeleted = UINT64_MAX;
   std::map<uint64_t, uint64_t> written_;
   uint64_t next_version_ = 1;
   uint64_t verified_ = 0;
