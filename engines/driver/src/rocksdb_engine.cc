@@ -52,8 +52,10 @@ class RocksDBEngine : public Engine {
         // The table factory: RocksDB's block-based table or the DobLIX
         // plugin (engines/rocksdb-doblix), both in the same library. The
         // rocksdb-doblix variant defaults to doblix, rocksdb to block.
-        {"table", OT::kString, DefaultTable(), "table format", {"block", "doblix"}},
-        {"doblix.model", OT::kString, "pla", "DobLIX block cutting and model", {"pla", "pra"}},
+        {"table", OT::kString, DefaultTable(), "table format",
+         {"block", "doblix", "tridentkv-style"}},
+        {"doblix.model", OT::kString, "pla", "DobLIX block cutting and model (table=doblix)",
+         {"pla", "pra"}},
         {"doblix.error", OT::kInt, "64", "DobLIX PLA error bound E (positions)", {}},
         {"doblix.max_block", OT::kInt, "4096", "DobLIX largest data block B_max (bytes)", {}},
         {"doblix.nu", OT::kDouble, "1.0", "DobLIX agent reward weight of latency", {}},
@@ -92,20 +94,21 @@ class RocksDBEngine : public Engine {
                        : it == "binary_search_with_first_key"
                            ? rocksdb::BlockBasedTableOptions::kBinarySearchWithFirstKey
                            : rocksdb::BlockBasedTableOptions::kBinarySearch;
-    if (o.Str("table") == "doblix") {
+    if (o.Str("table") != "block") {
       // By name through RocksDB's ObjectRegistry, as an OPTIONS file would.
       rocksdb::ConfigOptions cfg;
       cfg.ignore_unsupported_options = false;
       std::shared_ptr<rocksdb::TableFactory> doblix;
       rocksdb::Status fs = rocksdb::TableFactory::CreateFromString(
           cfg,
-          "id=DoblixTable;model=" + o.Str("doblix.model") +
+          "id=DoblixTable;model=" +
+              (o.Str("table") == "doblix" ? o.Str("doblix.model") : std::string("tridentkv")) +
               ";error=" + std::to_string(o.Int("doblix.error")) +
               ";max_block_size=" + std::to_string(o.Int("doblix.max_block")) +
               ";nu=" + std::to_string(o.Double("doblix.nu")),
           &doblix);
       if (!fs.ok() || doblix == nullptr) {
-        *err = "table=doblix: " + (fs.ok() ? std::string("DoblixTable not registered") : fs.ToString());
+        *err = "table=" + o.Str("table") + ": " + (fs.ok() ? std::string("DoblixTable not registered") : fs.ToString());
         return false;
       }
       // The same block cache the block-based table gets.

@@ -37,7 +37,19 @@ void DoblixModel::EncodeTo(std::string* out) const {
     PutVarint32(out, s.size);
     PutVarint32(out, (s.error << 1) | (s.cont ? 1u : 0u));
     PutFixed32(out, FloatBits(s.slope));
-    if (kind == DoblixModelKind::kPra) PutFixed32(out, FloatBits(s.intercept));
+    if (kind != DoblixModelKind::kPla) PutFixed32(out, FloatBits(s.intercept));
+  }
+  if (kind == DoblixModelKind::kRmi) {
+    PutFixed64(out, root_x0);
+    PutFixed32(out, FloatBits(root_slope));
+    PutFixed32(out, FloatBits(root_intercept));
+    PutVarint64(out, root_entries);
+    PutVarint32(out, static_cast<uint32_t>(leaf_to_block.size()));
+    uint32_t prev = 0;
+    for (uint32_t b : leaf_to_block) {
+      PutVarint32(out, b - prev);
+      prev = b;
+    }
   }
   PutFixed32(out, crc32c::Mask(crc32c::Value(out->data() + start, out->size() - start)));
 }
@@ -58,7 +70,8 @@ Status DoblixModel::DecodeFrom(const Slice& block) {
   uint8_t k = static_cast<uint8_t>(in[0]);
   in.remove_prefix(1);
   if (k != static_cast<uint8_t>(DoblixModelKind::kPla) &&
-      k != static_cast<uint8_t>(DoblixModelKind::kPra)) {
+      k != static_cast<uint8_t>(DoblixModelKind::kPra) &&
+      k != static_cast<uint8_t>(DoblixModelKind::kRmi)) {
     return Status::Corruption("doblix model block: unknown model kind " + std::to_string(k));
   }
   kind = static_cast<DoblixModelKind>(k);
@@ -78,7 +91,7 @@ Status DoblixModel::DecodeFrom(const Slice& block) {
     in.remove_prefix(8);
     if (!GetVarint32(&in, &s.size) || !GetVarint32(&in, &err_cont) ||
         !GetFixed32(&in, &slope) ||
-        (kind == DoblixModelKind::kPra && !GetFixed32(&in, &intercept))) {
+        (kind != DoblixModelKind::kPla && !GetFixed32(&in, &intercept))) {
       return Status::Corruption("doblix model block: segment fields");
     }
     s.offset = offset;
@@ -89,6 +102,31 @@ Status DoblixModel::DecodeFrom(const Slice& block) {
     s.intercept = BitsFloat(intercept);
     if (!std::isfinite(s.slope) || !std::isfinite(s.intercept)) {
       return Status::Corruption("doblix model block: non-finite coefficient");
+    }
+  }
+  if (kind == DoblixModelKind::kRmi) {
+    uint32_t slope = 0, intercept = 0, leaves = 0;
+    if (in.size() < 8) return Status::Corruption("doblix model block: root");
+    root_x0 = DecodeFixed64(in.data());
+    in.remove_prefix(8);
+    if (!GetFixed32(&in, &slope) || !GetFixed32(&in, &intercept) ||
+        !GetVarint64(&in, &root_entries) || !GetVarint32(&in, &leaves) || leaves > in.size() ||
+        leaves == 0) {
+      return Status::Corruption("doblix model block: root fields");
+    }
+    root_slope = BitsFloat(slope);
+    root_intercept = BitsFloat(intercept);
+    if (!std::isfinite(root_slope) || !std::isfinite(root_intercept)) {
+      return Status::Corruption("doblix model block: non-finite root");
+    }
+    leaf_to_block.resize(leaves);
+    uint32_t b = 0;
+    for (uint32_t& l : leaf_to_block) {
+      uint32_t delta = 0;
+      if (!GetVarint32(&in, &delta)) return Status::Corruption("doblix model block: leaf table");
+      b += delta;
+      if (b > segments.size()) return Status::Corruption("doblix model block: leaf's block");
+      l = b;
     }
   }
   if (!in.empty()) return Status::Corruption("doblix model block: trailing bytes");
@@ -102,7 +140,18 @@ uint64_t DoblixModel::ChunkOf(const Slice& user_key) const {
   return DoblixChunk(user_key, prefix.size());
 }
 
+uint32_t DoblixModel::LeafOf(uint64_t x) const {
+  double pos = x <= root_x0 ? root_intercept
+                            : static_cast<double>(root_intercept) +
+                                  static_cast<double>(root_slope) * static_cast<double>(x - root_x0);
+  double leaves = static_cast<double>(leaf_to_block.size());
+  double leaf = std::floor(pos * leaves / static_cast<double>(root_entries == 0 ? 1 : root_entries));
+  if (!(leaf > 0)) return 0;
+  return leaf >= leaves ? static_cast<uint32_t>(leaves) - 1 : static_cast<uint32_t>(leaf);
+}
+
 size_t DoblixModel::FindBlock(uint64_t x) const {
+  if (kind == DoblixModelKind::kRmi) return leaf_to_block[LeafOf(x)];
   // The paper's binary search over the segments' first keys (I_IndexBlock).
   auto it = std::upper_bound(segments.begin(), segments.end(), x,
                              [](uint64_t v, const DoblixSegment& s) { return v < s.first_chunk; });

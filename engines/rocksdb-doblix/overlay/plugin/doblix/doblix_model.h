@@ -14,7 +14,10 @@
 
 namespace ROCKSDB_NAMESPACE {
 
-enum class DoblixModelKind : uint8_t { kPla = 1, kPra = 2 };
+// kRmi is the TridentKV-style baseline (Fig. 2c): a linear root over the
+// whole table picks a leaf, and blocks are cut at leaf boundaries, so the
+// leaf's block is the one read whatever its size.
+enum class DoblixModelKind : uint8_t { kPla = 1, kPra = 2, kRmi = 3 };
 
 struct DoblixSegment {
   uint64_t first_chunk = 0;  // integer of the block's first user key
@@ -33,6 +36,14 @@ class DoblixModel {
   DoblixModelKind kind = DoblixModelKind::kPla;
   std::string prefix;  // common prefix of all user keys of the table
   std::vector<DoblixSegment> segments;
+  // kRmi only: root(x) = root_intercept + root_slope * (x - root_x0) in
+  // table positions, scaled to `leaves` leaves; leaf j's keys are in block
+  // leaf_to_block[j] (the next non-empty leaf's block when j is empty).
+  uint64_t root_x0 = 0;
+  float root_slope = 0, root_intercept = 0;
+  uint64_t root_entries = 0;
+  std::vector<uint32_t> leaf_to_block;
+  uint32_t LeafOf(uint64_t x) const;
 
   // Appends the serialization and its masked CRC32C to *out.
   void EncodeTo(std::string* out) const;
@@ -44,7 +55,8 @@ class DoblixModel {
   uint64_t ChunkOf(const Slice& user_key) const;
   // The block to start a lower-bound search for integer x from: the last
   // block whose first integer is <= x, moved back over blocks that start
-  // inside a run of x.
+  // inside a run of x (kRmi: the root's leaf's block; segments.size() when
+  // x lies past the last block).
   size_t FindBlock(uint64_t x) const;
   // [*lo, *hi) inside block `b` (of n entries) that holds the lower bound of
   // any key whose integer is x, from the block's model and error.
@@ -52,7 +64,10 @@ class DoblixModel {
   // Predicted position of x in block b (before error and clamping).
   double Predict(size_t b, uint64_t x) const;
 
-  size_t MemoryBytes() const { return sizeof(*this) + prefix.capacity() + segments.capacity() * sizeof(DoblixSegment); }
+  size_t MemoryBytes() const {
+    return sizeof(*this) + prefix.capacity() + segments.capacity() * sizeof(DoblixSegment) +
+           leaf_to_block.capacity() * sizeof(uint32_t);
+  }
 };
 
 }  // namespace ROCKSDB_NAMESPACE

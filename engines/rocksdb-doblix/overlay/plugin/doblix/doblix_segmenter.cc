@@ -91,28 +91,61 @@ std::vector<DoblixCut> DoblixSegmenter::Pra(const std::vector<uint64_t>& chunks,
     uint64_t size = bytes[begin];
     size_t end = begin + 1;
     while (end < chunks.size() && size + bytes[end] <= max_block) size += bytes[end++];
-    // Algorithm 3: least squares over the partition's staircase.
-    const uint64_t x0 = chunks[begin];
-    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-    ForEachPoint(chunks, begin, end, [&](uint64_t x, double y) {
-      double dx = static_cast<double>(x - x0);
-      n += 1;
-      sx += dx;
-      sy += y;
-      sxx += dx * dx;
-      sxy += dx * y;
-    });
-    double var = sxx - sx * sx / n;
-    double slope = var > 0 ? (sxy - sx * sy / n) / var : 0.0;
-    if (!(slope > 0) || !std::isfinite(slope)) slope = 0;  // monotone lines only
-    DoblixCut cut;
-    cut.begin = begin;
-    cut.end = end;
-    cut.slope = static_cast<float>(slope);
-    cut.intercept = static_cast<float>((sy - slope * sx) / n);
-    Measure(chunks, &cut);
+    // Algorithm 3: a least-squares line per partition.
+    DoblixCut cut = Fit(chunks, begin, end);
     cuts.push_back(cut);
     begin = end;
+  }
+  return cuts;
+}
+
+DoblixCut DoblixSegmenter::Fit(const std::vector<uint64_t>& chunks, size_t begin, size_t end) {
+  const uint64_t x0 = chunks[begin];
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  ForEachPoint(chunks, begin, end, [&](uint64_t x, double y) {
+    double dx = static_cast<double>(x - x0);
+    n += 1;
+    sx += dx;
+    sy += y;
+    sxx += dx * dx;
+    sxy += dx * y;
+  });
+  double var = sxx - sx * sx / n;
+  double slope = var > 0 ? (sxy - sx * sy / n) / var : 0.0;
+  if (!(slope > 0) || !std::isfinite(slope)) slope = 0;  // monotone lines only
+  DoblixCut cut;
+  cut.begin = begin;
+  cut.end = end;
+  cut.slope = static_cast<float>(slope);
+  cut.intercept = static_cast<float>((sy - slope * sx) / n);
+  Measure(chunks, &cut);
+  return cut;
+}
+
+std::vector<DoblixCut> DoblixSegmenter::Rmi(const std::vector<uint64_t>& chunks, uint32_t leaves,
+                                            DoblixModel* model) {
+  // Root: one least-squares line over the table's staircase.
+  DoblixCut root = Fit(chunks, 0, chunks.size());
+  model->root_x0 = chunks.front();
+  model->root_slope = root.slope;
+  model->root_intercept = root.intercept;
+  model->root_entries = chunks.size();
+  model->leaf_to_block.assign(leaves == 0 ? 1 : leaves, 0);
+  std::vector<DoblixCut> cuts;
+  size_t begin = 0;
+  uint32_t next_leaf = 0;  // leaves below it already point at a block
+  while (begin < chunks.size()) {
+    uint32_t leaf = model->LeafOf(chunks[begin]);
+    size_t end = begin + 1;
+    while (end < chunks.size() && model->LeafOf(chunks[end]) == leaf) end++;
+    // Empty leaves before this one lead to this block (their keys' lower
+    // bound is its first entry).
+    for (; next_leaf <= leaf; next_leaf++) model->leaf_to_block[next_leaf] = cuts.size();
+    cuts.push_back(Fit(chunks, begin, end));
+    begin = end;
+  }
+  for (; next_leaf < model->leaf_to_block.size(); next_leaf++) {
+    model->leaf_to_block[next_leaf] = static_cast<uint32_t>(cuts.size());
   }
   return cuts;
 }

@@ -11,6 +11,10 @@
 #include "rocksdb/rocksdb_namespace.h"
 
 namespace ROCKSDB_NAMESPACE {
+class DoblixModel;
+}
+
+namespace ROCKSDB_NAMESPACE {
 
 struct DoblixCut {
   size_t begin = 0, end = 0;  // entries [begin, end) form the block
@@ -30,8 +34,15 @@ class DoblixSegmenter {
   // bytes, one least-squares line each, its error E' measured.
   static std::vector<DoblixCut> Pra(const std::vector<uint64_t>& chunks,
                                     const std::vector<uint32_t>& bytes, uint32_t max_block);
+  // TridentKV-style baseline: fits the RMI root over the whole table into
+  // *model (kRmi, `leaves` leaves), then cuts a block per non-empty leaf
+  // and fits each leaf's line; fills model->leaf_to_block.
+  static std::vector<DoblixCut> Rmi(const std::vector<uint64_t>& chunks, uint32_t leaves,
+                                    DoblixModel* model);
 
  private:
+  // Least squares over the staircase of [begin, end), error measured.
+  static DoblixCut Fit(const std::vector<uint64_t>& chunks, size_t begin, size_t end);
   static void Measure(const std::vector<uint64_t>& chunks, DoblixCut* cut);
 };
 

@@ -1,5 +1,6 @@
 #include "plugin/doblix/doblix_table_builder.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "db/dbformat.h"
@@ -109,7 +110,9 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
   // cuts and per-block models.
   auto t0 = std::chrono::steady_clock::now();
   DoblixModel model;
-  model.kind = knobs_.model == "pra" ? DoblixModelKind::kPra : DoblixModelKind::kPla;
+  model.kind = knobs_.model == "pra"         ? DoblixModelKind::kPra
+               : knobs_.model == "tridentkv" ? DoblixModelKind::kRmi
+                                             : DoblixModelKind::kPla;
   std::vector<DoblixCut> cuts;
   if (!keys.empty()) {
     Slice first = ExtractUserKey(keys.front()), last = ExtractUserKey(keys.back());
@@ -121,9 +124,16 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
       // Entry bytes: both lengths' varints (at most 10), key, value, offset.
       bytes[i] = static_cast<uint32_t>(keys[i].size() + values[i].size() + 10 + 4);
     }
-    cuts = model.kind == DoblixModelKind::kPra
-               ? DoblixSegmenter::Pra(chunks, bytes, knobs_.max_block_size)
-               : DoblixSegmenter::Pla(chunks, bytes, knobs_.error, knobs_.max_block_size);
+    if (model.kind == DoblixModelKind::kRmi) {
+      uint32_t leaves = knobs_.rmi_leaves != 0
+                            ? knobs_.rmi_leaves
+                            : static_cast<uint32_t>(std::max<size_t>(1, keys.size() / 64));
+      cuts = DoblixSegmenter::Rmi(chunks, leaves, &model);
+    } else if (model.kind == DoblixModelKind::kPra) {
+      cuts = DoblixSegmenter::Pra(chunks, bytes, knobs_.max_block_size);
+    } else {
+      cuts = DoblixSegmenter::Pla(chunks, bytes, knobs_.error, knobs_.max_block_size);
+    }
     model.segments.resize(cuts.size());
     for (size_t b = 0; b < cuts.size(); b++) {
       DoblixSegment& s = model.segments[b];

@@ -50,8 +50,8 @@ const void* DoblixTableFactory::GetOptionsPtr(const std::string& name) const {
 
 Status DoblixTableFactory::ValidateOptions(const DBOptions& db_opts,
                                            const ColumnFamilyOptions& cf_opts) const {
-  if (options_.model != "pla" && options_.model != "pra") {
-    return Status::InvalidArgument("DoblixTable: model must be pla or pra, got " +
+  if (options_.model != "pla" && options_.model != "pra" && options_.model != "tridentkv") {
+    return Status::InvalidArgument("DoblixTable: model must be pla, pra or tridentkv, got " +
                                    options_.model);
   }
   if (options_.max_block_size < 64) {

@@ -184,7 +184,15 @@ Status DoblixTableReader::ReadBlock(const ReadOptions& ro, size_t b, bool fill_c
 Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fill_cache,
                                size_t* block, uint32_t* index, DoblixBlockHolder* holder) {
   const uint64_t x = model_.ChunkOf(ExtractUserKey(ikey));
-  const size_t b = model_.FindBlock(x);
+  size_t b = model_.FindBlock(x);
+  if (b >= model_.segments.size()) {
+    // Past the last block (an RMI leaf after every key): the table's end.
+    b = model_.segments.size() - 1;
+    Status s = ReadBlock(ro, b, fill_cache, holder);
+    *block = b;
+    *index = holder->block.size();
+    return s;
+  }
   Status s = ReadBlock(ro, b, fill_cache, holder);
   if (!s.ok()) return s;
   uint32_t lo = 0, hi = 0;
@@ -260,7 +268,7 @@ FragmentedRangeTombstoneIterator* DoblixTableReader::NewRangeTombstoneIterator(
 uint64_t DoblixTableReader::ApproximateOffsetOf(const Slice& key, TableReaderCaller /*caller*/) {
   if (model_.segments.empty()) return 0;
   size_t b = model_.FindBlock(model_.ChunkOf(ExtractUserKey(key)));
-  return model_.segments[b].offset;
+  return b < model_.segments.size() ? model_.segments[b].offset : properties_->data_size;
 }
 
 uint64_t DoblixTableReader::ApproximateSize(const Slice& start, const Slice& end,
