@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "db/dbformat.h"
 #include "file/writable_file_writer.h"
+#include "plugin/doblix/doblix_agent.h"
 #include "plugin/doblix/doblix_block.h"
 #include "plugin/doblix/doblix_format.h"
 #include "plugin/doblix/doblix_model.h"
@@ -29,7 +31,10 @@ uint64_t MicrosSince(std::chrono::steady_clock::time_point t0) {
 DoblixTableBuilder::DoblixTableBuilder(const TableBuilderOptions& tbo,
                                        const DoblixTableOptions& knobs,
                                        WritableFileWriter* file)
-    : ioptions_(tbo.ioptions), knobs_(knobs), file_(file) {
+    : ioptions_(tbo.ioptions),
+      knobs_(knobs),
+      file_(file),
+      flush_(tbo.reason == TableFileCreationReason::kFlush) {
   // Keys become integers by their bytes, so the order must be bytewise.
   const Comparator* ucmp = tbo.internal_comparator.user_comparator();
   if (ucmp == nullptr || strcmp(ucmp->Name(), BytewiseComparator()->Name()) != 0 ||
@@ -162,7 +167,28 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
   props_.index_size = model_block->size();
   const uint64_t write_micros = MicrosSince(t0);
 
-  props_.user_collected_properties[kDoblixPropModel] = knobs_.model;
+  if (knobs_.agent != nullptr) {
+    DoblixTableReport report;
+    report.entries = keys.size();
+    report.index_bytes = model_block->size();
+    report.flush = flush_;
+    if (keys.size() >= 4) {
+      // Interquartile key gap: robust to a few outliers at the ends.
+      size_t q1 = keys.size() / 4, q3 = keys.size() * 3 / 4;
+      uint64_t a = DoblixChunk(ExtractUserKey(keys[q1]), model.prefix.size());
+      uint64_t b = DoblixChunk(ExtractUserKey(keys[q3]), model.prefix.size());
+      report.log2_key_gap = std::log2((static_cast<double>(b - a) + 1) / (q3 - q1));
+    }
+    if (knobs_.agent->WantsSample()) {
+      for (size_t i = 0; i < keys.size(); i += 100) {  // the 1% warm-start sample
+        report.sample_chunks.push_back(DoblixChunk(ExtractUserKey(keys[i]), model.prefix.size()));
+        report.sample_bytes.push_back(static_cast<uint32_t>(keys[i].size() + values[i].size() + 14));
+      }
+    }
+    knobs_.agent->OnTableBuilt(report);
+  }
+  props_.user_collected_properties[kDoblixPropModel] =
+      (knobs_.agent != nullptr ? "agent:" : "") + knobs_.model;
   props_.user_collected_properties[kDoblixPropError] = std::to_string(knobs_.error);
   props_.user_collected_properties[kDoblixPropMaxBlock] = std::to_string(knobs_.max_block_size);
   props_.user_collected_properties[kDoblixPropTrainMicros] = std::to_string(train_micros);

@@ -51,6 +51,7 @@ class DoblixTableBuilder : public TableBuilder {
   std::vector<std::pair<uint32_t, uint32_t>> sizes_;
   std::vector<std::string> range_del_keys_, range_del_values_;
   uint64_t offset_ = 0;
+  bool flush_ = false;
   Status status_;
   IOStatus io_status_;
   bool closed_ = false;

@@ -2,6 +2,7 @@
 
 #include <unordered_map>
 
+#include "plugin/doblix/doblix_agent.h"
 #include "plugin/doblix/doblix_table_builder.h"
 #include "plugin/doblix/doblix_table_reader.h"
 #include "rocksdb/utilities/options_type.h"
@@ -38,6 +39,22 @@ DoblixTableFactory::DoblixTableFactory(const DoblixTableOptions& options) : opti
   RegisterOptions(&options_, &doblix_table_type_info);
   // As the block-based table does when given none: a 32 MiB LRU cache.
   if (options_.block_cache == nullptr) options_.block_cache = NewLRUCache(32 << 20);
+  agent_episodes_ = [this]() -> std::string {
+    std::lock_guard<std::mutex> lock(agent_mu_);
+    return agent_ != nullptr ? agent_->EpisodesJson() : "[]";
+  };
+}
+
+DoblixTableOptions DoblixTableFactory::Effective() const {
+  DoblixTableOptions o = options_;
+  if (o.model == "agent") {
+    std::lock_guard<std::mutex> lock(agent_mu_);
+    if (agent_ == nullptr) {
+      agent_ = std::make_shared<DoblixAgent>(o.nu, o.agent_seed, o.agent_period);
+    }
+    o.agent = agent_;
+  }
+  return o;
 }
 
 const void* DoblixTableFactory::GetOptionsPtr(const std::string& name) const {
@@ -45,13 +62,19 @@ const void* DoblixTableFactory::GetOptionsPtr(const std::string& name) const {
   // The shared_ptr itself, so a program without this plugin's headers (the
   // lsmbench adapter) can hand the factory the cache its other table uses.
   if (name == "DoblixBlockCache") return &options_.block_cache;
+  // The agent's episodes as JSON, for the run log (same reason).
+  if (name == "DoblixAgentEpisodes") return &agent_episodes_;
+  // The calling thread's step timers (a DoblixStepNanos, three uint64_t).
+  if (name == "DoblixStepNanos") return &doblix_step_nanos;
+  if (name == "DoblixModelMisses") return &DoblixTableReader::model_misses;
   return TableFactory::GetOptionsPtr(name);
 }
 
 Status DoblixTableFactory::ValidateOptions(const DBOptions& db_opts,
                                            const ColumnFamilyOptions& cf_opts) const {
-  if (options_.model != "pla" && options_.model != "pra" && options_.model != "tridentkv") {
-    return Status::InvalidArgument("DoblixTable: model must be pla, pra or tridentkv, got " +
+  if (options_.model != "pla" && options_.model != "pra" && options_.model != "agent" &&
+      options_.model != "tridentkv") {
+    return Status::InvalidArgument("DoblixTable: model must be pla, pra, agent or tridentkv, got " +
                                    options_.model);
   }
   if (options_.max_block_size < 64) {
@@ -66,12 +89,19 @@ Status DoblixTableFactory::NewTableReader(const ReadOptions& /*ro*/,
                                           uint64_t file_size,
                                           std::unique_ptr<TableReader>* table_reader,
                                           bool /*prefetch_index_and_filter_in_cache*/) const {
-  return DoblixTableReader::Open(tro, options_, std::move(file), file_size, table_reader);
+  return DoblixTableReader::Open(tro, Effective(), std::move(file), file_size, table_reader);
 }
 
 TableBuilder* DoblixTableFactory::NewTableBuilder(const TableBuilderOptions& tbo,
                                                   WritableFileWriter* file) const {
-  return new DoblixTableBuilder(tbo, options_, file);
+  DoblixTableOptions o = Effective();
+  if (o.agent != nullptr) {
+    DoblixKnobs k = o.agent->Knobs();
+    o.model = k.pra ? "pra" : "pla";
+    o.error = k.error;
+    o.max_block_size = k.max_block;
+  }
+  return new DoblixTableBuilder(tbo, o, file);
 }
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -2,6 +2,8 @@
 // ObjectRegistry (doblix_registration.cc).
 #pragma once
 
+#include <functional>
+#include <mutex>
 #include <string>
 
 #include "plugin/doblix/doblix_table_options.h"
@@ -29,7 +31,14 @@ class DoblixTableFactory : public TableFactory {
   const void* GetOptionsPtr(const std::string& name) const override;
 
  private:
+  // The options a table is built or read with: model=agent adds the agent
+  // (made on first use, after the options are configured).
+  DoblixTableOptions Effective() const;
+
   DoblixTableOptions options_;
+  mutable std::mutex agent_mu_;
+  mutable std::shared_ptr<DoblixAgent> agent_;
+  std::function<std::string()> agent_episodes_;
 };
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -12,6 +12,8 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+class DoblixAgent;
+
 struct DoblixTableOptions {
   static const char* kName() { return "DoblixTableOptions"; }
 
@@ -48,6 +50,8 @@ struct DoblixTableOptions {
   // Data blocks are cached here when set (the adapter passes the same LRU
   // cache as the block-based table gets).
   std::shared_ptr<Cache> block_cache;
+  // model=agent: the factory's agent, shared by its builders and readers.
+  std::shared_ptr<DoblixAgent> agent;
 };
 
 }  // namespace ROCKSDB_NAMESPACE

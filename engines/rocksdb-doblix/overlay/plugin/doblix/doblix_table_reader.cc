@@ -1,8 +1,12 @@
 #include "plugin/doblix/doblix_table_reader.h"
 
+#include <chrono>
+
 #include "db/dbformat.h"
 #include "monitoring/perf_context_imp.h"
+#include "rocksdb/perf_level.h"
 #include "monitoring/statistics.h"
+#include "plugin/doblix/doblix_agent.h"
 #include "plugin/doblix/doblix_format.h"
 #include "plugin/doblix/doblix_table_iterator.h"
 #include "rocksdb/comparator.h"
@@ -18,6 +22,7 @@
 namespace ROCKSDB_NAMESPACE {
 
 std::atomic<uint64_t> DoblixTableReader::model_misses{0};
+thread_local DoblixStepNanos doblix_step_nanos;
 
 namespace {
 // Readers of one process never share a cache key: a counter, not the file.
@@ -183,8 +188,20 @@ Status DoblixTableReader::ReadBlock(const ReadOptions& ro, size_t b, bool fill_c
 
 Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fill_cache,
                                size_t* block, uint32_t* index, DoblixBlockHolder* holder) {
+  const bool timed = GetPerfLevel() >= PerfLevel::kEnableTimeExceptForMutex;
+  std::chrono::steady_clock::time_point t0;
+  if (timed) t0 = std::chrono::steady_clock::now();
+  auto lap = [&](uint64_t* into) {
+    if (!timed) return;
+    auto t1 = std::chrono::steady_clock::now();
+    *into += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    t0 = t1;
+  };
   const uint64_t x = model_.ChunkOf(ExtractUserKey(ikey));
   size_t b = model_.FindBlock(x);
+  lap(&doblix_step_nanos.s_block);
+  doblix_step_nanos.model_lookups += timed ? 1 : 0;
   if (b >= model_.segments.size()) {
     // Past the last block (an RMI leaf after every key): the table's end.
     b = model_.segments.size() - 1;
@@ -195,14 +212,21 @@ Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fi
   }
   Status s = ReadBlock(ro, b, fill_cache, holder);
   if (!s.ok()) return s;
+  if (timed) t0 = std::chrono::steady_clock::now();  // L-block is PerfContext's block_read_time
   uint32_t lo = 0, hi = 0;
   model_.SearchRange(b, x, holder->block.size(), &lo, &hi);
+  lap(&doblix_step_nanos.s_block);
   bool outside = false;
-  uint32_t i = holder->block.LowerBound(ikey, lo, hi, &outside);
-  if (outside) {
-    model_misses.fetch_add(1, std::memory_order_relaxed);
-    i = holder->block.LowerBound(ikey);
+  uint32_t i;
+  {
+    PERF_TIMER_GUARD(block_seek_nanos);
+    i = holder->block.LowerBound(ikey, lo, hi, &outside);
+    if (outside) {
+      model_misses.fetch_add(1, std::memory_order_relaxed);
+      i = holder->block.LowerBound(ikey);
+    }
   }
+  lap(&doblix_step_nanos.s_kv);
   // A run of keys sharing x that B_max split over several blocks: the
   // lower bound may lie inside a later block of the run (FindBlock started
   // at its first). Past the run, the next block's first entry is it.
@@ -221,6 +245,20 @@ Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fi
 Status DoblixTableReader::Get(const ReadOptions& ro, const Slice& key, GetContext* get_context,
                               const SliceTransform* /*prefix_extractor*/, bool /*skip_filters*/) {
   if (model_.segments.empty()) return Status::OK();
+  // The agent's latency signal: this table's part of each point lookup.
+  struct AgentTimer {
+    DoblixAgent* agent;
+    std::chrono::steady_clock::time_point start;
+    ~AgentTimer() {
+      if (agent != nullptr) {
+        agent->RecordRead(static_cast<uint64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(
+                std::chrono::steady_clock::now() - start)
+                .count()));
+      }
+    }
+  } timer{options_.agent.get(), options_.agent != nullptr ? std::chrono::steady_clock::now()
+                                                          : std::chrono::steady_clock::time_point()};
   DoblixBlockHolder holder;
   size_t b = 0;
   uint32_t i = 0;

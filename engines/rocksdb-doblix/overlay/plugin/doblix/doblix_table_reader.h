@@ -33,6 +33,17 @@ class DoblixBlockHolder {
   std::string owned;
 };
 
+// Lookup steps RocksDB's PerfContext has no counter for (Figures 1, 11),
+// summed per thread while the thread's perf level times (>= kEnableTime
+// ExceptForMutex). S-KV also goes into PerfContext's block_seek_nanos, as
+// the block-based table's in-block seeks do.
+struct DoblixStepNanos {
+  uint64_t s_block = 0;  // model: FindBlock and the search range
+  uint64_t s_kv = 0;     // last-mile search within the range
+  uint64_t model_lookups = 0;
+};
+extern thread_local DoblixStepNanos doblix_step_nanos;
+
 class DoblixTableReader : public TableReader {
  public:
   static Status Open(const TableReaderOptions& tro, const DoblixTableOptions& options,
