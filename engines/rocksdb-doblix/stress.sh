@@ -4,14 +4,14 @@
 # chosen through an OPTIONS file (db_stress has no table flag). Fails on the
 # first configuration that does not end in "Verification successful".
 #
-#   engines/rocksdb-doblix/stress.sh                  # the long run (200k ops/thread)
+#   engines/rocksdb-doblix/stress.sh                  # the long run (200k ops/thread, all tables)
 #   engines/rocksdb-doblix/stress.sh --ops 3000       # what ./run-tests runs
 #   engines/rocksdb-doblix/stress.sh --tables "doblix-pla block"
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ops=200000
 build=build
-tables="block doblix-pla doblix-pra"
+tables="block doblix-pla doblix-pra doblix-agent bourbon-style tridentkv-style"
 while [ $# -gt 0 ]; do
   case "$1" in
     --ops) ops="$2"; shift 2 ;;

@@ -57,7 +57,7 @@ class RocksDBEngine : public Engine {
         // plugin (engines/rocksdb-doblix), both in the same library. The
         // rocksdb-doblix variant defaults to doblix, rocksdb to block.
         {"table", OT::kString, DefaultTable(), "table format",
-         {"block", "doblix", "tridentkv-style"}},
+         {"block", "doblix", "bourbon-style", "tridentkv-style"}},
         {"doblix.model", OT::kString, "pla", "DobLIX block cutting and model (table=doblix)",
          {"pla", "pra", "agent"}},
         {"doblix.agent_seed", OT::kInt, "1", "DobLIX agent exploration seed", {}},
@@ -110,7 +110,9 @@ class RocksDBEngine : public Engine {
       rocksdb::Status fs = rocksdb::TableFactory::CreateFromString(
           cfg,
           "id=DoblixTable;model=" +
-              (o.Str("table") == "doblix" ? o.Str("doblix.model") : std::string("tridentkv")) +
+              (o.Str("table") == "doblix"          ? o.Str("doblix.model")
+               : o.Str("table") == "bourbon-style" ? std::string("bourbon")
+                                                   : std::string("tridentkv")) +
               ";error=" + std::to_string(o.Int("doblix.error")) +
               ";max_block_size=" + std::to_string(o.Int("doblix.max_block")) +
               ";nu=" + std::to_string(o.Double("doblix.nu")) +

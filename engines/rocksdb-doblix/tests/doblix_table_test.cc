@@ -260,7 +260,9 @@ int main(int argc, char** argv) {
                                     "id=DoblixTable;model=pra;max_block_size=4096",
                                     "id=DoblixTable;model=pla;error=64;max_block_size=16384",
                                     "id=DoblixTable;model=tridentkv",
-                                    "id=DoblixTable;model=tridentkv;rmi_leaves=3"};
+                                    "id=DoblixTable;model=tridentkv;rmi_leaves=3",
+                                    "id=DoblixTable;model=bourbon;error=8;max_block_size=1024",
+                                    "id=DoblixTable;model=agent;agent_period=1"};
   // The test's own check: the block-based table must pass it too.
   if (argc > 2) specs = {argv[2]};
   for (const std::string& spec : specs) {

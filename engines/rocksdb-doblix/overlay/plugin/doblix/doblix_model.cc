@@ -36,8 +36,26 @@ void DoblixModel::EncodeTo(std::string* out) const {
     PutFixed64(out, s.first_chunk);
     PutVarint32(out, s.size);
     PutVarint32(out, (s.error << 1) | (s.cont ? 1u : 0u));
+    if (kind == DoblixModelKind::kPlr) continue;  // no per-block model
     PutFixed32(out, FloatBits(s.slope));
     if (kind != DoblixModelKind::kPla) PutFixed32(out, FloatBits(s.intercept));
+  }
+  if (kind == DoblixModelKind::kPlr) {
+    PutVarint64(out, entries);
+    uint64_t prev = 0;
+    for (uint64_t f : block_first_entry) {
+      PutVarint64(out, f - prev);
+      prev = f;
+    }
+    PutVarint64(out, plr.size());
+    prev = 0;
+    for (const DoblixPlrSegment& p : plr) {
+      PutFixed64(out, p.first_chunk);
+      PutVarint64(out, p.begin - prev);
+      prev = p.begin;
+      PutFixed32(out, FloatBits(p.slope));
+      PutVarint32(out, p.error);
+    }
   }
   if (kind == DoblixModelKind::kRmi) {
     PutFixed64(out, root_x0);
@@ -71,7 +89,8 @@ Status DoblixModel::DecodeFrom(const Slice& block) {
   in.remove_prefix(1);
   if (k != static_cast<uint8_t>(DoblixModelKind::kPla) &&
       k != static_cast<uint8_t>(DoblixModelKind::kPra) &&
-      k != static_cast<uint8_t>(DoblixModelKind::kRmi)) {
+      k != static_cast<uint8_t>(DoblixModelKind::kRmi) &&
+      k != static_cast<uint8_t>(DoblixModelKind::kPlr)) {
     return Status::Corruption("doblix model block: unknown model kind " + std::to_string(k));
   }
   kind = static_cast<DoblixModelKind>(k);
@@ -89,9 +108,10 @@ Status DoblixModel::DecodeFrom(const Slice& block) {
     if (in.size() < 8) return Status::Corruption("doblix model block: segment key");
     s.first_chunk = DecodeFixed64(in.data());
     in.remove_prefix(8);
+    const bool own_model = kind != DoblixModelKind::kPlr;
     if (!GetVarint32(&in, &s.size) || !GetVarint32(&in, &err_cont) ||
-        !GetFixed32(&in, &slope) ||
-        (kind != DoblixModelKind::kPla && !GetFixed32(&in, &intercept))) {
+        (own_model && !GetFixed32(&in, &slope)) ||
+        (own_model && kind != DoblixModelKind::kPla && !GetFixed32(&in, &intercept))) {
       return Status::Corruption("doblix model block: segment fields");
     }
     s.offset = offset;
@@ -129,6 +149,38 @@ Status DoblixModel::DecodeFrom(const Slice& block) {
       l = b;
     }
   }
+  if (kind == DoblixModelKind::kPlr) {
+    uint64_t count = 0, pos = 0;
+    if (!GetVarint64(&in, &entries)) return Status::Corruption("doblix model block: entries");
+    block_first_entry.resize(segments.size());
+    for (uint64_t& f : block_first_entry) {
+      uint64_t d = 0;
+      if (!GetVarint64(&in, &d)) return Status::Corruption("doblix model block: block positions");
+      pos += d;
+      if (pos > entries) return Status::Corruption("doblix model block: block position");
+      f = pos;
+    }
+    if (!GetVarint64(&in, &count) || count > in.size() || count == 0) {
+      return Status::Corruption("doblix model block: plr count");
+    }
+    plr.resize(count);
+    pos = 0;
+    for (DoblixPlrSegment& p : plr) {
+      uint64_t d = 0;
+      uint32_t slope = 0;
+      if (in.size() < 8) return Status::Corruption("doblix model block: plr key");
+      p.first_chunk = DecodeFixed64(in.data());
+      in.remove_prefix(8);
+      if (!GetVarint64(&in, &d) || !GetFixed32(&in, &slope) || !GetVarint32(&in, &p.error)) {
+        return Status::Corruption("doblix model block: plr fields");
+      }
+      pos += d;
+      if (pos > entries) return Status::Corruption("doblix model block: plr position");
+      p.begin = pos;
+      p.slope = BitsFloat(slope);
+      if (!std::isfinite(p.slope)) return Status::Corruption("doblix model block: plr slope");
+    }
+  }
   if (!in.empty()) return Status::Corruption("doblix model block: trailing bytes");
   return Status::OK();
 }
@@ -148,6 +200,31 @@ uint32_t DoblixModel::LeafOf(uint64_t x) const {
   double leaf = std::floor(pos * leaves / static_cast<double>(root_entries == 0 ? 1 : root_entries));
   if (!(leaf > 0)) return 0;
   return leaf >= leaves ? static_cast<uint32_t>(leaves) - 1 : static_cast<uint32_t>(leaf);
+}
+
+void DoblixModel::PlrRange(uint64_t x, uint64_t* lo, uint64_t* hi) const {
+  auto it = std::upper_bound(plr.begin(), plr.end(), x,
+                             [](uint64_t v, const DoblixPlrSegment& s) { return v < s.first_chunk; });
+  size_t k = it == plr.begin() ? 0 : static_cast<size_t>(it - plr.begin()) - 1;
+  const DoblixPlrSegment& s = plr[k];
+  const double begin = static_cast<double>(s.begin);
+  const double end = static_cast<double>(k + 1 < plr.size() ? plr[k + 1].begin : entries);
+  auto predict = [&](uint64_t v) {
+    double p = v <= s.first_chunk ? begin
+                                  : begin + static_cast<double>(s.slope) *
+                                                static_cast<double>(v - s.first_chunk);
+    return std::min(p, end);
+  };
+  double l = x <= s.first_chunk ? begin : std::floor(predict(x) - s.error);
+  double h = x == ~uint64_t{0} ? end : std::ceil(predict(x + 1) + s.error) + 1;
+  *lo = l <= begin ? s.begin : static_cast<uint64_t>(l);
+  *hi = h >= end ? static_cast<uint64_t>(end) : static_cast<uint64_t>(h);
+  if (*hi < *lo) *hi = *lo;
+}
+
+size_t DoblixModel::BlockOfPosition(uint64_t pos) const {
+  auto it = std::upper_bound(block_first_entry.begin(), block_first_entry.end(), pos);
+  return it == block_first_entry.begin() ? 0 : static_cast<size_t>(it - block_first_entry.begin()) - 1;
 }
 
 size_t DoblixModel::FindBlock(uint64_t x) const {

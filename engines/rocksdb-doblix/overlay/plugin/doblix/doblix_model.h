@@ -17,7 +17,17 @@ namespace ROCKSDB_NAMESPACE {
 // kRmi is the TridentKV-style baseline (Fig. 2c): a linear root over the
 // whole table picks a leaf, and blocks are cut at leaf boundaries, so the
 // leaf's block is the one read whatever its size.
-enum class DoblixModelKind : uint8_t { kPla = 1, kPra = 2, kRmi = 3 };
+// kPlr is the Bourbon-style baseline (Fig. 2b): fixed-size blocks and one
+// greedy PLR over the whole table's positions, so the error range may span
+// several blocks, all of which are read.
+enum class DoblixModelKind : uint8_t { kPla = 1, kPra = 2, kRmi = 3, kPlr = 4 };
+
+struct DoblixPlrSegment {
+  uint64_t first_chunk = 0;
+  uint64_t begin = 0;  // table position of the segment's first entry
+  float slope = 0;
+  uint32_t error = 0;
+};
 
 struct DoblixSegment {
   uint64_t first_chunk = 0;  // integer of the block's first user key
@@ -44,6 +54,16 @@ class DoblixModel {
   uint64_t root_entries = 0;
   std::vector<uint32_t> leaf_to_block;
   uint32_t LeafOf(uint64_t x) const;
+  // kPlr only: the segments, each block's first table position, and the
+  // table's entry count.
+  std::vector<DoblixPlrSegment> plr;
+  std::vector<uint64_t> block_first_entry;
+  uint64_t entries = 0;
+  // [*lo, *hi) in table positions holding the lower bound of any key whose
+  // integer is x (predictions clamped to the segment's own positions, where
+  // the measured error holds).
+  void PlrRange(uint64_t x, uint64_t* lo, uint64_t* hi) const;
+  size_t BlockOfPosition(uint64_t pos) const;
 
   // Appends the serialization and its masked CRC32C to *out.
   void EncodeTo(std::string* out) const;
@@ -66,7 +86,8 @@ class DoblixModel {
 
   size_t MemoryBytes() const {
     return sizeof(*this) + prefix.capacity() + segments.capacity() * sizeof(DoblixSegment) +
-           leaf_to_block.capacity() * sizeof(uint32_t);
+           leaf_to_block.capacity() * sizeof(uint32_t) + plr.capacity() * sizeof(DoblixPlrSegment) +
+           block_first_entry.capacity() * sizeof(uint64_t);
   }
 };
 

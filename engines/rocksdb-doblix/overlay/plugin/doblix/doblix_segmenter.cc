@@ -122,6 +122,40 @@ DoblixCut DoblixSegmenter::Fit(const std::vector<uint64_t>& chunks, size_t begin
   return cut;
 }
 
+std::vector<DoblixCut> DoblixSegmenter::Bourbon(const std::vector<uint64_t>& chunks,
+                                                const std::vector<uint32_t>& bytes,
+                                                uint32_t error, uint32_t max_block,
+                                                DoblixModel* model) {
+  // The PLR ignores block bytes: the dual objective is what Bourbon lacks.
+  std::vector<DoblixCut> segments =
+      Pla(chunks, bytes, error, std::numeric_limits<uint32_t>::max());
+  model->entries = chunks.size();
+  model->plr.clear();
+  for (const DoblixCut& c : segments) {
+    DoblixPlrSegment p;
+    p.first_chunk = chunks[c.begin];
+    p.begin = c.begin;
+    p.slope = c.slope;
+    p.error = c.error;
+    model->plr.push_back(p);
+  }
+  std::vector<DoblixCut> blocks;
+  model->block_first_entry.clear();
+  size_t begin = 0;
+  while (begin < chunks.size()) {
+    uint64_t size = bytes[begin];
+    size_t end = begin + 1;
+    while (end < chunks.size() && size + bytes[end] <= max_block) size += bytes[end++];
+    DoblixCut b;
+    b.begin = begin;
+    b.end = end;
+    blocks.push_back(b);
+    model->block_first_entry.push_back(begin);
+    begin = end;
+  }
+  return blocks;
+}
+
 std::vector<DoblixCut> DoblixSegmenter::Rmi(const std::vector<uint64_t>& chunks, uint32_t leaves,
                                             DoblixModel* model) {
   // Root: one least-squares line over the table's staircase.

@@ -39,6 +39,12 @@ class DoblixSegmenter {
   // and fits each leaf's line; fills model->leaf_to_block.
   static std::vector<DoblixCut> Rmi(const std::vector<uint64_t>& chunks, uint32_t leaves,
                                     DoblixModel* model);
+  // Bourbon-style baseline: blocks filled up to `max_block` bytes (as
+  // RocksDB's block_size), and a greedy PLR with error `error` over the
+  // whole table into *model (kPlr: plr, block_first_entry, entries).
+  static std::vector<DoblixCut> Bourbon(const std::vector<uint64_t>& chunks,
+                                        const std::vector<uint32_t>& bytes, uint32_t error,
+                                        uint32_t max_block, DoblixModel* model);
 
  private:
   // Least squares over the staircase of [begin, end), error measured.

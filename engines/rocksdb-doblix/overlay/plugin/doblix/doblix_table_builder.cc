@@ -117,6 +117,7 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
   DoblixModel model;
   model.kind = knobs_.model == "pra"         ? DoblixModelKind::kPra
                : knobs_.model == "tridentkv" ? DoblixModelKind::kRmi
+               : knobs_.model == "bourbon"   ? DoblixModelKind::kPlr
                                              : DoblixModelKind::kPla;
   std::vector<DoblixCut> cuts;
   if (!keys.empty()) {
@@ -134,6 +135,8 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
                             ? knobs_.rmi_leaves
                             : static_cast<uint32_t>(std::max<size_t>(1, keys.size() / 64));
       cuts = DoblixSegmenter::Rmi(chunks, leaves, &model);
+    } else if (model.kind == DoblixModelKind::kPlr) {
+      cuts = DoblixSegmenter::Bourbon(chunks, bytes, knobs_.error, knobs_.max_block_size, &model);
     } else if (model.kind == DoblixModelKind::kPra) {
       cuts = DoblixSegmenter::Pra(chunks, bytes, knobs_.max_block_size);
     } else {

@@ -73,8 +73,9 @@ const void* DoblixTableFactory::GetOptionsPtr(const std::string& name) const {
 Status DoblixTableFactory::ValidateOptions(const DBOptions& db_opts,
                                            const ColumnFamilyOptions& cf_opts) const {
   if (options_.model != "pla" && options_.model != "pra" && options_.model != "agent" &&
-      options_.model != "tridentkv") {
-    return Status::InvalidArgument("DoblixTable: model must be pla, pra, agent or tridentkv, got " +
+      options_.model != "tridentkv" && options_.model != "bourbon") {
+    return Status::InvalidArgument(
+        "DoblixTable: model must be pla, pra, agent, bourbon or tridentkv, got " +
                                    options_.model);
   }
   if (options_.max_block_size < 64) {

@@ -1,5 +1,6 @@
 #include "plugin/doblix/doblix_table_reader.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "db/dbformat.h"
@@ -199,6 +200,12 @@ Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fi
     t0 = t1;
   };
   const uint64_t x = model_.ChunkOf(ExtractUserKey(ikey));
+  if (model_.kind == DoblixModelKind::kPlr) {
+    bool found = false;
+    Status s = SeekPlr(ro, ikey, x, fill_cache, block, index, holder, &found);
+    if (!s.ok() || found) return s;
+    model_misses.fetch_add(1, std::memory_order_relaxed);
+  }
   size_t b = model_.FindBlock(x);
   lap(&doblix_step_nanos.s_block);
   doblix_step_nanos.model_lookups += timed ? 1 : 0;
@@ -239,6 +246,38 @@ Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fi
   }
   *block = at;
   *index = i;
+  return Status::OK();
+}
+
+Status DoblixTableReader::SeekPlr(const ReadOptions& ro, const Slice& ikey, uint64_t x,
+                                  bool fill_cache, size_t* block, uint32_t* index,
+                                  DoblixBlockHolder* holder, bool* found) {
+  *found = false;
+  uint64_t lo = 0, hi = 0;
+  model_.PlrRange(x, &lo, &hi);
+  const auto& first = model_.block_first_entry;
+  for (size_t j = model_.BlockOfPosition(lo); j < first.size(); j++) {
+    Status s = ReadBlock(ro, j, fill_cache, holder);
+    if (!s.ok()) return s;
+    const uint64_t f = first[j], n = holder->block.size();
+    const uint32_t llo = static_cast<uint32_t>(std::min(std::max(lo, f) - f, n));
+    const uint32_t lhi = static_cast<uint32_t>(std::max<uint64_t>(std::min(hi, f + n), f + llo) - f);
+    bool outside = false;
+    uint32_t i;
+    {
+      PERF_TIMER_GUARD(block_seek_nanos);
+      i = holder->block.LowerBound(ikey, llo, lhi, &outside);
+    }
+    if (outside) return Status::OK();
+    if (i < n || j + 1 == first.size() || first[j + 1] >= hi) {
+      // Found, or past the range's last block: then its lower bound is the
+      // next block's first entry.
+      *block = j;
+      *index = i;
+      *found = true;
+      return Status::OK();
+    }
+  }
   return Status::OK();
 }
 

@@ -86,6 +86,11 @@ class DoblixTableReader : public TableReader {
   DoblixTableReader(const TableReaderOptions& tro, const DoblixTableOptions& options,
                     std::unique_ptr<RandomAccessFileReader>&& file);
   Status LoadRangeDeletions(uint64_t file_size);
+  // Bourbon-style lookup: reads every block the PLR's error range touches.
+  // *found is false when the range did not hold the key's lower bound (the
+  // caller then locates it without the model).
+  Status SeekPlr(const ReadOptions& ro, const Slice& ikey, uint64_t x, bool fill_cache,
+                 size_t* block, uint32_t* index, DoblixBlockHolder* holder, bool* found);
 
   const ImmutableOptions& ioptions_;
   const InternalKeyComparator icmp_;
