@@ -50,8 +50,11 @@ def engine_inputs(wildcards):
     files = [source_tarball(variant["source"]), "engines/engines.yaml", "engines/build_engine.py"]
     files += sorted(str(p) for p in Path("engines/driver").rglob("*")
                     if p.is_file() and "tests" not in p.parts)
+    # A layer's build inputs are its overlay and patches (not its tests,
+    # scripts or README).
     for layer in variant.get("layers", [wildcards.engine]):
-        files += sorted(str(p) for p in Path(f"engines/{layer}").rglob("*") if p.is_file())
+        for part in ("overlay", "patches"):
+            files += sorted(str(p) for p in Path(f"engines/{layer}/{part}").rglob("*") if p.is_file())
     if "library_from" in variant:  # reuses that variant's library build
         files.append(engine_build_id(variant["library_from"]))
     files += ["workloads/sosd/sosd_format.h"] + sorted(
