@@ -117,14 +117,29 @@ def build(name, tarball, work, jobs):
     env = dict(os.environ, CCACHE_BASEDIR=str(work), CCACHE_NOHASHDIR="1")
     lib_flags = ["-DCMAKE_BUILD_TYPE=Release", *cmake_args(variant)]
 
+    library_from = variant.get("library_from")
+    if library_from:
+        # Same library as another variant (e.g. rocksdb-doblix links the
+        # rocksdb build that carries the plugin): only lsmbench is built.
+        donor = work.parent / library_from
+        if not (donor / "build_id.json").exists():
+            raise InputError(registry.VARIANTS, f"{name}.library_from",
+                             f"a built engine expected; build {library_from} first")
+        src, lib_build = donor / "src", donor / "lib-build"
+        variant = dict(variant, library=registry.variant(library_from)["library"])
+        lib_flags = json.loads((donor / "build_id.json").read_text())["flags"]
+
     t0, c0 = time.time(), resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(work / "build.log", "w") as log:
-        unpack(tarball, pin["top_dir"], src)
-        apply_overlay(name, src, log)
-        if lib_build.exists():
-            shutil.rmtree(lib_build)
-        run(["cmake", "-S", src, "-B", lib_build, "-G", "Ninja", *lib_flags, *launcher], log, env=env)
-        run(["cmake", "--build", lib_build, "--target", variant["target"], "-j", str(jobs)], log, env=env)
+        if not library_from:
+            unpack(tarball, pin["top_dir"], src)
+            apply_overlay(name, src, log)
+            if lib_build.exists():
+                shutil.rmtree(lib_build)
+            run(["cmake", "-S", src, "-B", lib_build, "-G", "Ninja", *lib_flags, *launcher], log,
+                env=env)
+            run(["cmake", "--build", lib_build, "--target", variant["target"], "-j", str(jobs)],
+                log, env=env)
         t_lib = time.time() - t0
         if drv_build.exists():
             shutil.rmtree(drv_build)
@@ -148,6 +163,8 @@ def build(name, tarball, work, jobs):
         "compiler": compiler_version(),
         "flags": ["-DCMAKE_BUILD_TYPE=Release", *variant.get("cmake_args", [])],
     }
+    if library_from:
+        identity["library_from"] = library_from
     build_id = dict(
         id=hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:12],
         **identity,

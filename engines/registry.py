@@ -45,6 +45,10 @@ def load_variants(path=VARIANTS, sources=SOURCES):
             raise InputError(path, f"{name}.source",
                              f"expected a source of {Path(sources).name} "
                              f"({', '.join(sorted(pins))}), got {variant['source']!r}")
+        donor = variant.get("library_from")
+        if donor is not None and (donor not in data or "library_from" in data[donor]):
+            raise InputError(path, f"{name}.library_from",
+                             f"expected an engine of {Path(path).name} that builds its own library, got {donor!r}")
         for i, layer in enumerate(variant.get("layers", [])):
             if not (Path(path).parent / layer).is_dir():
                 raise InputError(path, f"{name}.layers.{i}",
@@ -91,6 +95,11 @@ def build_inputs(name, variants=None):
     """Every file of ours compiled into engine `name`'s lsmbench, sorted:
     its layers, the driver, the headers it includes, engines.yaml. The build
     id hashes exactly these and the Snakemake rule lists exactly these as
-    inputs, so an edit to any of them both changes the id and rebuilds."""
-    roots = [*layers(name, variants), *(REPO / p for p in _SHARED_INPUTS)]
+    inputs, so an edit to any of them both changes the id and rebuilds.
+    A variant with `library_from` links that variant's library, so that
+    variant's layers count too."""
+    variants = variants or load_variants()
+    owners = [name] + ([variants[name]["library_from"]] if "library_from" in variants[name] else [])
+    roots = [*(layer for n in owners for layer in layers(n, variants)),
+             *(REPO / p for p in _SHARED_INPUTS)]
     return sorted({p for root in roots for p in _files_under(root)})

@@ -42,8 +42,11 @@ def engine_inputs(wildcards):
     """What an engine build depends on: its verified tarball and every file
     hashed into its build id (engines/registry.py, one list for both)."""
     variant = ENGINES[wildcards.engine]
-    return [source_tarball(variant["source"])] + [
+    files = [source_tarball(variant["source"])] + [
         str(p.relative_to(registry.REPO)) for p in registry.build_inputs(wildcards.engine, ENGINES)]
+    if "library_from" in variant:  # links that variant's library build
+        files.append(engine_build_id(variant["library_from"]))
+    return files
 
 
 def dataset_file(scale, name):

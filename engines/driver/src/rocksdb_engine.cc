@@ -1,15 +1,20 @@
 // lsmbench adapter for RocksDB 7.8.3 with the block-based table (pristine,
 // and with the DobLIX table factory, which plugs in under the same API).
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <thread>
 
 #include "engine.h"
 #include "rocksdb/cache.h"
+#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
+#include "rocksdb/perf_context.h"
+#include "rocksdb/perf_level.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
@@ -22,6 +27,10 @@ using OT = OptionSpec::Type;
 
 class RocksDBEngine : public Engine {
  public:
+  static const char* DefaultTable() {
+    return std::string_view(kEngineId) == "rocksdb-doblix" ? "doblix" : "block";
+  }
+
   ~RocksDBEngine() override { Close(); }
 
   std::string Name() const override { return kEngineId; }
@@ -44,6 +53,20 @@ class RocksDBEngine : public Engine {
         {"mmap_reads", OT::kBool, "false", "read tables through mmap (RocksDB's default: pread)", {}},
         {"index_type", OT::kString, "binary_search", "block-based table index",
          {"binary_search", "two_level", "binary_search_with_first_key"}},
+        // The table factory: RocksDB's block-based table or the DobLIX
+        // plugin (engines/rocksdb-doblix), both in the same library. The
+        // rocksdb-doblix variant defaults to doblix, rocksdb to block.
+        {"table", OT::kString, DefaultTable(), "table format",
+         {"block", "doblix", "bourbon-style", "tridentkv-style"}},
+        {"doblix.model", OT::kString, "pla", "DobLIX block cutting and model (table=doblix)",
+         {"pla", "pra", "agent"}},
+        {"doblix.agent_seed", OT::kInt, "1", "DobLIX agent exploration seed", {}},
+        {"doblix.agent_period", OT::kInt, "20", "DobLIX agent step every N new tables", {}},
+        {"perf_steps", OT::kBool, "false",
+         "time lookup steps with RocksDB's PerfContext (engine record's steps)", {}},
+        {"doblix.error", OT::kInt, "64", "DobLIX PLA error bound E (positions)", {}},
+        {"doblix.max_block", OT::kInt, "4096", "DobLIX largest data block B_max (bytes)", {}},
+        {"doblix.nu", OT::kDouble, "1.0", "DobLIX agent reward weight of latency", {}},
     };
   }
 
@@ -79,8 +102,44 @@ class RocksDBEngine : public Engine {
                        : it == "binary_search_with_first_key"
                            ? rocksdb::BlockBasedTableOptions::kBinarySearchWithFirstKey
                            : rocksdb::BlockBasedTableOptions::kBinarySearch;
-    opt.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    if (o.Str("table") != "block") {
+      // By name through RocksDB's ObjectRegistry, as an OPTIONS file would.
+      rocksdb::ConfigOptions cfg;
+      cfg.ignore_unsupported_options = false;
+      std::shared_ptr<rocksdb::TableFactory> doblix;
+      rocksdb::Status fs = rocksdb::TableFactory::CreateFromString(
+          cfg,
+          "id=DoblixTable;model=" +
+              (o.Str("table") == "doblix"          ? o.Str("doblix.model")
+               : o.Str("table") == "bourbon-style" ? std::string("bourbon")
+                                                   : std::string("tridentkv")) +
+              ";error=" + std::to_string(o.Int("doblix.error")) +
+              ";max_block_size=" + std::to_string(o.Int("doblix.max_block")) +
+              ";nu=" + std::to_string(o.Double("doblix.nu")) +
+              ";agent_seed=" + std::to_string(o.Int("doblix.agent_seed")) +
+              ";agent_period=" + std::to_string(o.Int("doblix.agent_period")),
+          &doblix);
+      if (!fs.ok() || doblix == nullptr) {
+        *err = "table=" + o.Str("table") + ": " + (fs.ok() ? std::string("DoblixTable not registered") : fs.ToString());
+        return false;
+      }
+      // The same block cache the block-based table gets.
+      auto* cache = doblix->GetOptions<std::shared_ptr<rocksdb::Cache>>("DoblixBlockCache");
+      if (cache != nullptr) *cache = table.block_cache;
+      opt.table_factory = doblix;
+      agent_episodes_ =
+          doblix->GetOptions<std::function<std::string()>>("DoblixAgentEpisodes");
+    } else {
+      opt.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    }
 
+    table_factory_ = opt.table_factory;
+    perf_steps_ = o.Bool("perf_steps");
+    if (perf_steps_) {
+      // Per-thread: lsmbench runs its operations on this thread.
+      rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableTimeExceptForMutex);
+      rocksdb::get_perf_context()->Reset();
+    }
     rocksdb::DB* db = nullptr;
     rocksdb::Status s = rocksdb::DB::Open(opt, dir, &db);
     if (!s.ok()) {
@@ -142,13 +201,58 @@ class RocksDBEngine : public Engine {
     }
     rocksdb::TablePropertiesCollection props;
     uint64_t index_bytes = 0, filter_bytes = 0, data_blocks = 0, table_bytes = 0;
+    uint64_t entries = 0, train_us = 0, serialize_us = 0;
     if (db_->GetPropertiesOfAllTables(&props).ok()) {
       for (const auto& [name, p] : props) {
         index_bytes += p->index_size;
         filter_bytes += p->filter_size;
         data_blocks += p->num_data_blocks;
         table_bytes += p->data_size + p->index_size + p->filter_size;
+        entries += p->num_entries;
+        // DobLIX tables record their creation time split (Figure 14).
+        auto u = p->user_collected_properties.find("doblix.train_micros");
+        if (u != p->user_collected_properties.end()) train_us += std::stoull(u->second);
+        u = p->user_collected_properties.find("doblix.serialize_micros");
+        if (u != p->user_collected_properties.end()) serialize_us += std::stoull(u->second);
       }
+    }
+    nlohmann::json doblix = nullptr;
+    if (std::string(table_factory_->Name()) == "DoblixTable") {
+      doblix = {{"live_tables_train_seconds", train_us / 1e6},
+                {"live_tables_serialize_seconds", serialize_us / 1e6},
+                {"model_misses",
+                 [&]() -> uint64_t {
+                   const auto* m = static_cast<const std::atomic<uint64_t>*>(
+                       table_factory_->GetOptionsPtr("DoblixModelMisses"));
+                   return m != nullptr ? m->load() : 0;
+                 }()},
+                {"index_bytes_per_entry",
+                 entries > 0 ? static_cast<double>(index_bytes) / entries : 0.0},
+                {"agent_episodes", agent_episodes_ != nullptr
+                                       ? nlohmann::json::parse((*agent_episodes_)())
+                                       : nlohmann::json::array()}};
+    }
+    nlohmann::json steps = nlohmann::json::object();
+    if (perf_steps_) {
+      // Figure 11's steps where PerfContext has them (this thread's sums).
+      const rocksdb::PerfContext* pc = rocksdb::get_perf_context();
+      // The DobLIX table times its model (S-block) and last mile (S-KV)
+      // itself; the block-based table's two seeks only add up in
+      // block_seek_nanos. L-index is zero for both: index and model stay
+      // in the table reader once the table is open.
+      if (const auto* ours = static_cast<const uint64_t*>(
+              table_factory_->GetOptionsPtr("DoblixStepNanos"))) {
+        steps["s_block_ns"] = ours[0];
+        steps["s_kv_ns"] = ours[1];
+        steps["model_lookups"] = ours[2];
+      }
+      steps.update({{"s_file_ns", pc->find_table_nanos},
+               {"l_block_ns", pc->block_read_time},
+               {"block_read_count", pc->block_read_count},
+               {"s_block_plus_s_kv_ns", pc->block_seek_nanos},
+               {"get_from_output_files_ns", pc->get_from_output_files_time},
+               {"index_block_read_count", pc->index_block_read_count},
+               {"block_cache_hit_count", pc->block_cache_hit_count}});
     }
     uint64_t readers_mem = 0;
     db_->GetIntProperty("rocksdb.estimate-table-readers-mem", &readers_mem);
@@ -169,7 +273,10 @@ class RocksDBEngine : public Engine {
             {"compaction_seconds", compaction_seconds},
             {"blocks_read", statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_MISS)},
             {"block_cache_data_hits", statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_HIT)},
-            {"learning_seconds", nullptr}};
+            {"learning_seconds", nullptr},
+            {"table_factory", table_factory_->Name()},
+            {"doblix", doblix},
+            {"steps", perf_steps_ ? steps : nlohmann::json()}};
   }
 
   void Close() override { db_.reset(); }
@@ -182,6 +289,9 @@ class RocksDBEngine : public Engine {
   }
 
   std::shared_ptr<rocksdb::Statistics> statistics_;
+  std::shared_ptr<rocksdb::TableFactory> table_factory_;
+  std::function<std::string()>* agent_episodes_ = nullptr;
+  bool perf_steps_ = false;
   rocksdb::ReadOptions read_options_;
   rocksdb::WriteOptions write_options_;
   std::unique_ptr<rocksdb::DB> db_;

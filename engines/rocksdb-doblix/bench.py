@@ -1,0 +1,136 @@
+"""DobLIX's performance targets (issue 12, seed 002 §IV) at one scale, side by
+side in one run: a benchmark, not a test (nothing here passes or fails).
+
+For each dataset (WIKI, AMZN, FB, OSM, LOGN, UNI; labelled stand-ins where
+the real file is absent), the same lsmbench run on pristine RocksDB
+(build/engines/rocksdb, block-based table) and on rocksdb-doblix (the DobLIX
+table in the same library), repetitions interleaved: load the keys, settle,
+then read-only point lookups. Reports per dataset the read throughput ratio
+(target >= 1.19x on at least four), the index bytes, and the SSTable
+creation time (flush + compaction seconds, target within 10%); then the
+index size with 64-byte keys on AMZN (target: not larger than RocksDB's).
+
+    .venv/bin/python engines/rocksdb-doblix/bench.py --scale local \
+        --out results/local/doblix_bench.json [--datasets WIKI,LOGN] [--repetitions 1]
+
+Engines and datasets are built through the workflow first (Snakemake).
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from lsmrepro.atomic import write_text  # noqa: E402
+from lsmrepro.errors import InputError, cli  # noqa: E402
+
+DATASETS = {"WIKI": "wiki", "AMZN": "books", "FB": "fb", "OSM": "osm", "LOGN": "doblix_logn",
+            "UNI": "doblix_uni"}
+# RocksDB shaped as the local scale's baseline shapes it (config/scales/local.yaml).
+COMMON = ["write_buffer_size=4194304", "target_file_size_base=2097152",
+          "max_bytes_for_level_base=10485760"]
+ENGINES = {"rocksdb": ["table=block"], "rocksdb-doblix": ["table=doblix"]}
+
+
+def snakemake(targets):
+    r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default",
+                        *targets], cwd=REPO, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit("error: snakemake failed:\n" + r.stderr[-3000:])
+
+
+def run(engine, dataset, args, extra, work):
+    log = work / f"{engine}-{Path(dataset).name}-{len(list(work.glob('*.jsonl')))}.jsonl"
+    cmd = [str(REPO / "build/engines" / engine / "bin/lsmbench"), "--db", str(work / "db"),
+           "--dataset", str(dataset), "--log", str(log), "--workload", "point",
+           "--ops", str(args.lookups), "--negative-share", "0", "--value-bytes", "64",
+           "--load-order", "shuffled", "--seed", "7", *extra]
+    for o in COMMON + ENGINES[engine]:
+        cmd += ["-o", o]
+    subprocess.run(["rm", "-rf", str(work / "db")], check=True)
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"error: {' '.join(cmd)} failed:\n{r.stderr[-2000:]}")
+    recs = [json.loads(x) for x in log.read_text().splitlines()]
+    phase = {x["phase"]: x for x in recs if x["type"] == "phase"}
+    eng = next(x for x in recs if x["type"] == "engine")
+    get = next(x for x in recs if x["type"] == "latency" and x["op"] == "get" and x["subset"] == "all")
+    doblix = eng.get("doblix") or {}
+    return {"read_ops_per_sec": phase["run"]["ops_per_sec"], "get_p50_ns": get["p50"],
+            "get_mean_ns": get["mean"], "index_bytes": eng["index_bytes"],
+            "creation_seconds": eng["compaction_seconds"],
+            "train_seconds": doblix.get("live_tables_train_seconds"),
+            "serialize_seconds": doblix.get("live_tables_serialize_seconds"),
+            "model_misses": doblix.get("model_misses"), "tables": eng.get("tables")}
+
+
+def compare(dataset, args, extra, work):
+    runs = {e: [] for e in ENGINES}
+    for _ in range(args.repetitions):  # interleaved: both engines see the same machine state
+        for e in ENGINES:
+            runs[e].append(run(e, dataset, args, extra, work))
+    med = {e: {k: statistics.median(r[k] for r in rs) if rs[0][k] is not None else None
+               for k in rs[0]} for e, rs in runs.items()}
+    base, ours = med["rocksdb"], med["rocksdb-doblix"]
+    return {"runs": runs, "median": med,
+            "throughput_ratio": ours["read_ops_per_sec"] / base["read_ops_per_sec"],
+            # The median lookup's speedup: robust to a shared machine's stalls.
+            "p50_speedup": base["get_p50_ns"] / max(ours["get_p50_ns"], 1),
+            "index_ratio": ours["index_bytes"] / max(base["index_bytes"], 1),
+            "creation_ratio": ours["creation_seconds"] / max(base["creation_seconds"], 1e-9)}
+
+
+@cli
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scale", default="local")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--datasets", default=",".join(DATASETS))
+    ap.add_argument("--lookups", type=int, default=1000000)
+    ap.add_argument("--repetitions", type=int, default=3)
+    args = ap.parse_args(argv)
+    labels = args.datasets.split(",")
+    for label in labels:
+        if label not in DATASETS:
+            raise InputError("--datasets", label, f"one of {', '.join(DATASETS)}")
+    files = {label: REPO / "results" / args.scale / "datasets" / f"{DATASETS[label]}_uint64"
+             for label in labels}
+    snakemake(["build/engines/rocksdb/bin/lsmbench", "build/engines/rocksdb-doblix/bin/lsmbench",
+               *[str(f.relative_to(REPO)) for f in files.values()]])
+    result = {"scale": args.scale, "lookups": args.lookups, "repetitions": args.repetitions,
+              "options": COMMON, "datasets": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        for label, f in files.items():
+            manifest = json.loads(Path(str(f) + ".manifest.json").read_text())
+            r = compare(f, args, [], work)
+            r["stand_in"] = manifest.get("kind") != "real" and manifest.get("source") != "real"
+            r["manifest_source"] = manifest.get("source", manifest.get("kind"))
+            result["datasets"][label] = r
+            print(f"{label:5s} read x{r['throughput_ratio']:.2f} (p50 x{r['p50_speedup']:.2f})  "
+                  f"index x{r['index_ratio']:.2f}  "
+                  f"creation x{r['creation_ratio']:.2f}", file=sys.stderr)
+        if "AMZN" in files:
+            r = compare(files["AMZN"], args, ["--key-encoding", "be64_pad56"], work)
+            result["amzn_64_byte_keys"] = r
+            print(f"AMZN 64-byte keys: index x{r['index_ratio']:.2f}", file=sys.stderr)
+    ratios = [d["throughput_ratio"] for d in result["datasets"].values()]
+    result["summary"] = {
+        "datasets_at_or_above_1_19x": sum(x >= 1.19 for x in ratios),
+        "throughput_ratios": {k: round(d["throughput_ratio"], 3) for k, d in result["datasets"].items()},
+        "p50_speedups": {k: round(d["p50_speedup"], 3) for k, d in result["datasets"].items()},
+        "index_ratios": {k: round(d["index_ratio"], 3) for k, d in result["datasets"].items()},
+        "creation_ratios": {k: round(d["creation_ratio"], 3) for k, d in result["datasets"].items()},
+        "index_ratio_64_byte_keys": result.get("amzn_64_byte_keys", {}).get("index_ratio"),
+    }
+    write_text(args.out, json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result["summary"], indent=2))
+
+
+if __name__ == "__main__":
+    main()

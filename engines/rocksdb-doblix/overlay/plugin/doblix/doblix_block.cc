@@ -1,0 +1,149 @@
+#include "plugin/doblix/doblix_block.h"
+
+#include "db/dbformat.h"
+#include "plugin/doblix/doblix_format.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+void DoblixBlock::Encode(const std::vector<Slice>& keys, const std::vector<Slice>& values,
+                         size_t begin, size_t end, std::string* out) {
+  const size_t start = out->size();
+  Slice first = ExtractUserKey(keys[begin]);
+  Slice last = ExtractUserKey(keys[end - 1]);
+  // Keys are sorted, so the common prefix of all is that of the first and last.
+  size_t plen = first.difference_offset(last);
+  PutVarint32(out, static_cast<uint32_t>(plen));
+  out->append(first.data(), plen);
+  std::vector<uint32_t> offsets;
+  offsets.reserve(end - begin);
+  for (size_t i = begin; i < end; i++) {
+    offsets.push_back(static_cast<uint32_t>(out->size() - start));
+    Slice suffix(keys[i].data() + plen, keys[i].size() - plen);
+    PutVarint32(out, static_cast<uint32_t>(suffix.size()));
+    PutVarint32(out, static_cast<uint32_t>(values[i].size()));
+    out->append(suffix.data(), suffix.size());
+    out->append(values[i].data(), values[i].size());
+  }
+  for (uint32_t o : offsets) PutFixed32(out, o);
+  PutFixed32(out, static_cast<uint32_t>(offsets.size()));
+  uint32_t crc = crc32c::Value(out->data() + start, out->size() - start);
+  PutFixed32(out, crc32c::Mask(crc));
+}
+
+Status DoblixBlock::Parse(const Slice& contents, bool verify_checksum) {
+  if (contents.size() < 4 + kDoblixBlockTrailerSize) {
+    return Status::Corruption("doblix data block: too short");
+  }
+  const size_t body = contents.size() - kDoblixBlockTrailerSize;
+  if (verify_checksum) {
+    uint32_t stored = crc32c::Unmask(DecodeFixed32(contents.data() + body));
+    if (stored != crc32c::Value(contents.data(), body)) {
+      return Status::Corruption("doblix data block: checksum mismatch");
+    }
+  }
+  n_ = DecodeFixed32(contents.data() + body - 4);
+  if (n_ == 0 || (static_cast<uint64_t>(n_) + 1) * 4 > body) {
+    return Status::Corruption("doblix data block: bad entry count");
+  }
+  offsets_ = contents.data() + body - 4 - 4 * static_cast<size_t>(n_);
+  Slice in(contents.data(), offsets_ - contents.data());
+  uint32_t plen = 0;
+  if (!GetVarint32(&in, &plen) || plen > in.size()) {
+    return Status::Corruption("doblix data block: bad prefix");
+  }
+  prefix_ = Slice(in.data(), plen);
+  data_ = contents.data();
+  // Every offset must point inside the entries area.
+  const size_t limit = offsets_ - contents.data();
+  for (uint32_t i = 0; i < n_; i++) {
+    if (DecodeFixed32(offsets_ + 4 * i) >= limit) {
+      return Status::Corruption("doblix data block: bad entry offset");
+    }
+  }
+  return Status::OK();
+}
+
+void DoblixBlock::Entry(uint32_t i, Slice* suffix, Slice* value) const {
+  const char* p = data_ + DecodeFixed32(offsets_ + 4 * i);
+  uint32_t slen = 0, vlen = 0;
+  p = GetVarint32Ptr(p, offsets_, &slen);
+  if (p != nullptr) p = GetVarint32Ptr(p, offsets_, &vlen);
+  if (p == nullptr || slen < kNumInternalBytes ||
+      static_cast<size_t>(offsets_ - p) < static_cast<size_t>(slen) + vlen) {
+    // Unreachable for a block that passed its checksum; an empty key keeps
+    // a damaged, unverified block from reading out of bounds.
+    *suffix = Slice();
+    *value = Slice();
+    return;
+  }
+  *suffix = Slice(p, slen);
+  *value = Slice(p + slen, vlen);
+}
+
+Slice DoblixBlock::Key(uint32_t i, std::string* buf) const {
+  Slice suffix, value;
+  Entry(i, &suffix, &value);
+  buf->assign(prefix_.data(), prefix_.size());
+  buf->append(suffix.data(), suffix.size());
+  return Slice(*buf);
+}
+
+Slice DoblixBlock::Value(uint32_t i) const {
+  Slice suffix, value;
+  Entry(i, &suffix, &value);
+  return value;
+}
+
+int DoblixBlock::CompareEntry(const Slice& target_suffix, uint64_t target_trailer,
+                              uint32_t i) const {
+  Slice suffix, value;
+  Entry(i, &suffix, &value);
+  if (suffix.size() < kNumInternalBytes) return -1;
+  Slice user(suffix.data(), suffix.size() - kNumInternalBytes);
+  int r = target_suffix.compare(user);
+  if (r != 0) return r;
+  uint64_t trailer = DecodeFixed64(suffix.data() + user.size());
+  return target_trailer > trailer ? -1 : (target_trailer < trailer ? 1 : 0);
+}
+
+uint32_t DoblixBlock::LowerBound(const Slice& ikey, uint32_t lo, uint32_t hi,
+                                 bool* outside) const {
+  *outside = false;
+  Slice user = ExtractUserKey(ikey);
+  int side = DoblixPrefixSide(user, prefix_);
+  if (side < 0) {
+    *outside = lo != 0;
+    return 0;
+  }
+  if (side > 0) {
+    *outside = hi != n_;
+    return n_;
+  }
+  Slice suffix(user.data() + prefix_.size(), user.size() - prefix_.size());
+  uint64_t trailer = DecodeFixed64(ikey.data() + user.size());
+  uint32_t a = lo, b = hi;
+  while (a < b) {
+    uint32_t mid = a + (b - a) / 2;
+    if (CompareEntry(suffix, trailer, mid) > 0) {
+      a = mid + 1;
+    } else {
+      b = mid;
+    }
+  }
+  // The answer is provably the block's lower bound only if the entry before
+  // the range is smaller and the entry at its end is not.
+  if ((a == lo && lo > 0 && CompareEntry(suffix, trailer, lo - 1) <= 0) ||
+      (a == hi && hi < n_ && CompareEntry(suffix, trailer, hi) > 0)) {
+    *outside = true;
+  }
+  return a;
+}
+
+uint32_t DoblixBlock::LowerBound(const Slice& ikey) const {
+  bool outside = false;
+  return LowerBound(ikey, 0, n_, &outside);
+}
+
+}  // namespace ROCKSDB_NAMESPACE

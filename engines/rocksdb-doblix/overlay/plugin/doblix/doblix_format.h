@@ -1,0 +1,58 @@
+// The DobLIX table file (seed 002, Fig. 2d and Fig. 3):
+//
+//   [data block 0] ... [data block N-1]     cut by the index model
+//   [range deletion block]                  optional, same block format
+//   [model block "doblix.model"]            the serialized index, checksummed
+//   [properties block] [metaindex block] [footer]   RocksDB's own formats
+//
+// Data block: [varint32 prefix length][prefix = common prefix of the
+// block's user keys] then per entry [varint32 suffix length][varint32 value
+// length][user-key suffix + 8-byte internal trailer][value], then one
+// fixed32 offset per entry (the paper's KVs Addr array), fixed32 entry
+// count, and a fixed32 masked CRC32C of everything before it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rocksdb/slice.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+// echo rocksdb.table.doblix | sha1sum, the leading 64 bits.
+constexpr uint64_t kDoblixTableMagicNumber = 0x3e9f1c44b2d40b57ull;
+constexpr uint32_t kDoblixFormatVersion = 1;
+constexpr size_t kDoblixBlockTrailerSize = 4;
+
+extern const std::string kDoblixModelBlockName;
+extern const std::string kDoblixRangeDelBlockName;
+
+// Table property names (user-collected), read back by the adapter's logs.
+extern const std::string kDoblixPropModel;         // pla | pra | ...
+extern const std::string kDoblixPropError;         // E used to build
+extern const std::string kDoblixPropMaxBlock;      // B_max used to build
+extern const std::string kDoblixPropTrainMicros;   // model training time
+extern const std::string kDoblixPropWriteMicros;   // serialization time
+
+// Big-endian integer of the 8 bytes of `user_key` after its first `skip`
+// bytes, zero-padded: order-preserving (a < b bytewise implies
+// Chunk(a) <= Chunk(b)) for keys that share those `skip` bytes.
+inline uint64_t DoblixChunk(const Slice& user_key, size_t skip) {
+  uint64_t x = 0;
+  for (size_t i = 0; i < 8; i++) {
+    size_t p = skip + i;
+    x = (x << 8) | (p < user_key.size() ? static_cast<unsigned char>(user_key[p]) : 0u);
+  }
+  return x;
+}
+
+// -1 if `key` sorts before every key that starts with `prefix`, +1 if after
+// every such key, 0 if it starts with `prefix`.
+inline int DoblixPrefixSide(const Slice& key, const Slice& prefix) {
+  size_t n = key.size() < prefix.size() ? key.size() : prefix.size();
+  int r = n == 0 ? 0 : memcmp(key.data(), prefix.data(), n);
+  if (r != 0) return r < 0 ? -1 : 1;
+  return key.size() < prefix.size() ? -1 : 0;
+}
+
+}  // namespace ROCKSDB_NAMESPACE

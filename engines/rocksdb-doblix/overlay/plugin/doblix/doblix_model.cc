@@ -1,0 +1,259 @@
+#include "plugin/doblix/doblix_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "plugin/doblix/doblix_format.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+constexpr uint32_t kModelMagic = 0x58424f44;  // "DOBX"
+
+uint32_t FloatBits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof(u));
+  return u;
+}
+float BitsFloat(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof(f));
+  return f;
+}
+}  // namespace
+
+void DoblixModel::EncodeTo(std::string* out) const {
+  const size_t start = out->size();
+  PutFixed32(out, kModelMagic);
+  out->push_back(static_cast<char>(kind));
+  PutLengthPrefixedSlice(out, prefix);
+  PutVarint64(out, segments.size());
+  // Blocks are contiguous from offset 0, so sizes alone place them.
+  for (const DoblixSegment& s : segments) {
+    PutFixed64(out, s.first_chunk);
+    PutVarint32(out, s.size);
+    PutVarint32(out, (s.error << 1) | (s.cont ? 1u : 0u));
+    if (kind == DoblixModelKind::kPlr) continue;  // no per-block model
+    PutFixed32(out, FloatBits(s.slope));
+    if (kind != DoblixModelKind::kPla) PutFixed32(out, FloatBits(s.intercept));
+  }
+  if (kind == DoblixModelKind::kPlr) {
+    PutVarint64(out, entries);
+    uint64_t prev = 0;
+    for (uint64_t f : block_first_entry) {
+      PutVarint64(out, f - prev);
+      prev = f;
+    }
+    PutVarint64(out, plr.size());
+    prev = 0;
+    for (const DoblixPlrSegment& p : plr) {
+      PutFixed64(out, p.first_chunk);
+      PutVarint64(out, p.begin - prev);
+      prev = p.begin;
+      PutFixed32(out, FloatBits(p.slope));
+      PutVarint32(out, p.error);
+    }
+  }
+  if (kind == DoblixModelKind::kRmi) {
+    PutFixed64(out, root_x0);
+    PutFixed32(out, FloatBits(root_slope));
+    PutFixed32(out, FloatBits(root_intercept));
+    PutVarint64(out, root_entries);
+    PutVarint32(out, static_cast<uint32_t>(leaf_to_block.size()));
+    uint32_t prev = 0;
+    for (uint32_t b : leaf_to_block) {
+      PutVarint32(out, b - prev);
+      prev = b;
+    }
+  }
+  PutFixed32(out, crc32c::Mask(crc32c::Value(out->data() + start, out->size() - start)));
+}
+
+Status DoblixModel::DecodeFrom(const Slice& block) {
+  if (block.size() < 8) return Status::Corruption("doblix model block: truncated");
+  const size_t body = block.size() - 4;
+  if (crc32c::Unmask(DecodeFixed32(block.data() + body)) !=
+      crc32c::Value(block.data(), body)) {
+    return Status::Corruption("doblix model block: checksum mismatch");
+  }
+  Slice in(block.data(), body);
+  if (DecodeFixed32(in.data()) != kModelMagic) {
+    return Status::Corruption("doblix model block: bad magic");
+  }
+  in.remove_prefix(4);
+  if (in.empty()) return Status::Corruption("doblix model block: no kind");
+  uint8_t k = static_cast<uint8_t>(in[0]);
+  in.remove_prefix(1);
+  if (k != static_cast<uint8_t>(DoblixModelKind::kPla) &&
+      k != static_cast<uint8_t>(DoblixModelKind::kPra) &&
+      k != static_cast<uint8_t>(DoblixModelKind::kRmi) &&
+      k != static_cast<uint8_t>(DoblixModelKind::kPlr)) {
+    return Status::Corruption("doblix model block: unknown model kind " + std::to_string(k));
+  }
+  kind = static_cast<DoblixModelKind>(k);
+  Slice p;
+  uint64_t count = 0;
+  if (!GetLengthPrefixedSlice(&in, &p)) return Status::Corruption("doblix model block: prefix");
+  prefix = p.ToString();
+  if (!GetVarint64(&in, &count) || count > in.size()) {
+    return Status::Corruption("doblix model block: segment count");
+  }
+  segments.assign(count, DoblixSegment());
+  uint64_t offset = 0;
+  for (DoblixSegment& s : segments) {
+    uint32_t err_cont = 0, slope = 0, intercept = 0;
+    if (in.size() < 8) return Status::Corruption("doblix model block: segment key");
+    s.first_chunk = DecodeFixed64(in.data());
+    in.remove_prefix(8);
+    const bool own_model = kind != DoblixModelKind::kPlr;
+    if (!GetVarint32(&in, &s.size) || !GetVarint32(&in, &err_cont) ||
+        (own_model && !GetFixed32(&in, &slope)) ||
+        (own_model && kind != DoblixModelKind::kPla && !GetFixed32(&in, &intercept))) {
+      return Status::Corruption("doblix model block: segment fields");
+    }
+    s.offset = offset;
+    offset += s.size + kDoblixBlockTrailerSize;
+    s.error = err_cont >> 1;
+    s.cont = (err_cont & 1) != 0;
+    s.slope = BitsFloat(slope);
+    s.intercept = BitsFloat(intercept);
+    if (!std::isfinite(s.slope) || !std::isfinite(s.intercept)) {
+      return Status::Corruption("doblix model block: non-finite coefficient");
+    }
+  }
+  if (kind == DoblixModelKind::kRmi) {
+    uint32_t slope = 0, intercept = 0, leaves = 0;
+    if (in.size() < 8) return Status::Corruption("doblix model block: root");
+    root_x0 = DecodeFixed64(in.data());
+    in.remove_prefix(8);
+    if (!GetFixed32(&in, &slope) || !GetFixed32(&in, &intercept) ||
+        !GetVarint64(&in, &root_entries) || !GetVarint32(&in, &leaves) || leaves > in.size() ||
+        leaves == 0) {
+      return Status::Corruption("doblix model block: root fields");
+    }
+    root_slope = BitsFloat(slope);
+    root_intercept = BitsFloat(intercept);
+    if (!std::isfinite(root_slope) || !std::isfinite(root_intercept)) {
+      return Status::Corruption("doblix model block: non-finite root");
+    }
+    leaf_to_block.resize(leaves);
+    uint32_t b = 0;
+    for (uint32_t& l : leaf_to_block) {
+      uint32_t delta = 0;
+      if (!GetVarint32(&in, &delta)) return Status::Corruption("doblix model block: leaf table");
+      b += delta;
+      if (b > segments.size()) return Status::Corruption("doblix model block: leaf's block");
+      l = b;
+    }
+  }
+  if (kind == DoblixModelKind::kPlr) {
+    uint64_t count = 0, pos = 0;
+    if (!GetVarint64(&in, &entries)) return Status::Corruption("doblix model block: entries");
+    block_first_entry.resize(segments.size());
+    for (uint64_t& f : block_first_entry) {
+      uint64_t d = 0;
+      if (!GetVarint64(&in, &d)) return Status::Corruption("doblix model block: block positions");
+      pos += d;
+      if (pos > entries) return Status::Corruption("doblix model block: block position");
+      f = pos;
+    }
+    if (!GetVarint64(&in, &count) || count > in.size() || count == 0) {
+      return Status::Corruption("doblix model block: plr count");
+    }
+    plr.resize(count);
+    pos = 0;
+    for (DoblixPlrSegment& p : plr) {
+      uint64_t d = 0;
+      uint32_t slope = 0;
+      if (in.size() < 8) return Status::Corruption("doblix model block: plr key");
+      p.first_chunk = DecodeFixed64(in.data());
+      in.remove_prefix(8);
+      if (!GetVarint64(&in, &d) || !GetFixed32(&in, &slope) || !GetVarint32(&in, &p.error)) {
+        return Status::Corruption("doblix model block: plr fields");
+      }
+      pos += d;
+      if (pos > entries) return Status::Corruption("doblix model block: plr position");
+      p.begin = pos;
+      p.slope = BitsFloat(slope);
+      if (!std::isfinite(p.slope)) return Status::Corruption("doblix model block: plr slope");
+    }
+  }
+  if (!in.empty()) return Status::Corruption("doblix model block: trailing bytes");
+  return Status::OK();
+}
+
+uint64_t DoblixModel::ChunkOf(const Slice& user_key) const {
+  int side = DoblixPrefixSide(user_key, prefix);
+  if (side < 0) return 0;
+  if (side > 0) return ~uint64_t{0};
+  return DoblixChunk(user_key, prefix.size());
+}
+
+uint32_t DoblixModel::LeafOf(uint64_t x) const {
+  double pos = x <= root_x0 ? root_intercept
+                            : static_cast<double>(root_intercept) +
+                                  static_cast<double>(root_slope) * static_cast<double>(x - root_x0);
+  double leaves = static_cast<double>(leaf_to_block.size());
+  double leaf = std::floor(pos * leaves / static_cast<double>(root_entries == 0 ? 1 : root_entries));
+  if (!(leaf > 0)) return 0;
+  return leaf >= leaves ? static_cast<uint32_t>(leaves) - 1 : static_cast<uint32_t>(leaf);
+}
+
+void DoblixModel::PlrRange(uint64_t x, uint64_t* lo, uint64_t* hi) const {
+  auto it = std::upper_bound(plr.begin(), plr.end(), x,
+                             [](uint64_t v, const DoblixPlrSegment& s) { return v < s.first_chunk; });
+  size_t k = it == plr.begin() ? 0 : static_cast<size_t>(it - plr.begin()) - 1;
+  const DoblixPlrSegment& s = plr[k];
+  const double begin = static_cast<double>(s.begin);
+  const double end = static_cast<double>(k + 1 < plr.size() ? plr[k + 1].begin : entries);
+  auto predict = [&](uint64_t v) {
+    double p = v <= s.first_chunk ? begin
+                                  : begin + static_cast<double>(s.slope) *
+                                                static_cast<double>(v - s.first_chunk);
+    return std::min(p, end);
+  };
+  double l = x <= s.first_chunk ? begin : std::floor(predict(x) - s.error);
+  double h = x == ~uint64_t{0} ? end : std::ceil(predict(x + 1) + s.error) + 1;
+  *lo = l <= begin ? s.begin : static_cast<uint64_t>(l);
+  *hi = h >= end ? static_cast<uint64_t>(end) : static_cast<uint64_t>(h);
+  if (*hi < *lo) *hi = *lo;
+}
+
+size_t DoblixModel::BlockOfPosition(uint64_t pos) const {
+  auto it = std::upper_bound(block_first_entry.begin(), block_first_entry.end(), pos);
+  return it == block_first_entry.begin() ? 0 : static_cast<size_t>(it - block_first_entry.begin()) - 1;
+}
+
+size_t DoblixModel::FindBlock(uint64_t x) const {
+  if (kind == DoblixModelKind::kRmi) return leaf_to_block[LeafOf(x)];
+  // The paper's binary search over the segments' first keys (I_IndexBlock).
+  auto it = std::upper_bound(segments.begin(), segments.end(), x,
+                             [](uint64_t v, const DoblixSegment& s) { return v < s.first_chunk; });
+  size_t b = it == segments.begin() ? 0 : static_cast<size_t>(it - segments.begin()) - 1;
+  while (b > 0 && segments[b].cont && segments[b].first_chunk == x) b--;
+  return b;
+}
+
+double DoblixModel::Predict(size_t b, uint64_t x) const {
+  const DoblixSegment& s = segments[b];
+  if (x <= s.first_chunk) return s.intercept;
+  return static_cast<double>(s.intercept) +
+         static_cast<double>(s.slope) * static_cast<double>(x - s.first_chunk);
+}
+
+void DoblixModel::SearchRange(size_t b, uint64_t x, uint32_t n, uint32_t* lo,
+                              uint32_t* hi) const {
+  const DoblixSegment& s = segments[b];
+  // The lower bound of any key with integer x lies between the positions of
+  // x and x+1 (keys sharing 8 bytes share an integer), each within error.
+  double l = x <= s.first_chunk ? 0.0 : std::floor(Predict(b, x) - s.error);
+  double h = x == ~uint64_t{0} ? n : std::ceil(Predict(b, x + 1) + s.error) + 1;
+  *lo = l <= 0 ? 0 : (l >= n ? n : static_cast<uint32_t>(l));
+  *hi = h <= 0 ? 0 : (h >= n ? n : static_cast<uint32_t>(h));
+  if (*hi < *lo) *hi = *lo;
+}
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,270 @@
+#include "plugin/doblix/doblix_table_builder.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "db/dbformat.h"
+#include "file/writable_file_writer.h"
+#include "plugin/doblix/doblix_agent.h"
+#include "plugin/doblix/doblix_block.h"
+#include "plugin/doblix/doblix_format.h"
+#include "plugin/doblix/doblix_model.h"
+#include "plugin/doblix/doblix_segmenter.h"
+#include "rocksdb/comparator.h"
+#include "rocksdb/merge_operator.h"
+#include "table/format.h"
+#include "table/meta_blocks.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+namespace {
+uint64_t MicrosSince(std::chrono::steady_clock::time_point t0) {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                   std::chrono::steady_clock::now() - t0)
+                                   .count());
+}
+}  // namespace
+
+DoblixTableBuilder::DoblixTableBuilder(const TableBuilderOptions& tbo,
+                                       const DoblixTableOptions& knobs,
+                                       WritableFileWriter* file)
+    : ioptions_(tbo.ioptions),
+      knobs_(knobs),
+      file_(file),
+      flush_(tbo.reason == TableFileCreationReason::kFlush) {
+  // Keys become integers by their bytes, so the order must be bytewise.
+  const Comparator* ucmp = tbo.internal_comparator.user_comparator();
+  if (ucmp == nullptr || strcmp(ucmp->Name(), BytewiseComparator()->Name()) != 0 ||
+      ucmp->timestamp_size() != 0) {
+    status_ = Status::NotSupported("DoblixTable needs the bytewise comparator without timestamps");
+  }
+  for (auto& factory : *tbo.int_tbl_prop_collector_factories) {
+    collectors_.emplace_back(
+        factory->CreateIntTblPropCollector(tbo.column_family_id, tbo.level_at_creation));
+  }
+  props_.format_version = kDoblixFormatVersion;
+  props_.column_family_id = tbo.column_family_id;
+  props_.column_family_name = tbo.column_family_name;
+  props_.db_id = tbo.db_id;
+  props_.db_session_id = tbo.db_session_id;
+  props_.db_host_id = ioptions_.db_host_id;
+  props_.orig_file_number = tbo.cur_file_num;
+  props_.oldest_key_time = tbo.oldest_key_time;
+  props_.creation_time = tbo.oldest_key_time;
+  props_.file_creation_time = tbo.file_creation_time;
+  props_.comparator_name = ucmp != nullptr ? ucmp->Name() : "nullptr";
+  props_.merge_operator_name =
+      ioptions_.merge_operator != nullptr ? ioptions_.merge_operator->Name() : "nullptr";
+  props_.prefix_extractor_name = tbo.moptions.prefix_extractor != nullptr
+                                     ? tbo.moptions.prefix_extractor->AsString()
+                                     : "nullptr";
+  props_.compression_name = "NoCompression";
+  std::string names;
+  for (auto& c : collectors_) names += (names.empty() ? "" : ",") + std::string(c->Name());
+  props_.property_collectors_names = "[" + names + "]";
+}
+
+DoblixTableBuilder::~DoblixTableBuilder() {
+  status_.PermitUncheckedError();
+  io_status_.PermitUncheckedError();
+}
+
+void DoblixTableBuilder::Add(const Slice& key, const Slice& value) {
+  if (!status_.ok()) return;
+  ParsedInternalKey parsed;
+  Status s = ParseInternalKey(key, &parsed, false /* log_err_key */);
+  if (!s.ok()) {
+    status_ = s;
+    return;
+  }
+  if (parsed.type == kTypeRangeDeletion) {
+    range_del_keys_.push_back(key.ToString());
+    range_del_values_.push_back(value.ToString());
+    props_.num_range_deletions++;
+  } else {
+    buffer_.append(key.data(), key.size());
+    buffer_.append(value.data(), value.size());
+    sizes_.emplace_back(static_cast<uint32_t>(key.size()), static_cast<uint32_t>(value.size()));
+    props_.num_entries++;
+    props_.raw_key_size += key.size();
+    props_.raw_value_size += value.size();
+    if (parsed.type == kTypeDeletion || parsed.type == kTypeSingleDeletion ||
+        parsed.type == kTypeDeletionWithTimestamp) {
+      props_.num_deletions++;
+    } else if (parsed.type == kTypeMerge) {
+      props_.num_merge_operands++;
+    }
+  }
+  NotifyCollectTableCollectorsOnAdd(key, value, buffer_.size(), collectors_, ioptions_.logger);
+}
+
+Status DoblixTableBuilder::Append(const Slice& data) {
+  io_status_ = file_->Append(data);
+  offset_ += data.size();
+  status_ = io_status_;
+  return status_;
+}
+
+Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
+                                       const std::vector<Slice>& values,
+                                       std::string* model_block) {
+  // Training: the keys' integers after the table's common prefix, then the
+  // cuts and per-block models.
+  auto t0 = std::chrono::steady_clock::now();
+  DoblixModel model;
+  model.kind = knobs_.model == "pra"         ? DoblixModelKind::kPra
+               : knobs_.model == "tridentkv" ? DoblixModelKind::kRmi
+               : knobs_.model == "bourbon"   ? DoblixModelKind::kPlr
+                                             : DoblixModelKind::kPla;
+  std::vector<DoblixCut> cuts;
+  if (!keys.empty()) {
+    Slice first = ExtractUserKey(keys.front()), last = ExtractUserKey(keys.back());
+    model.prefix.assign(first.data(), first.difference_offset(last));
+    std::vector<uint64_t> chunks(keys.size());
+    std::vector<uint32_t> bytes(keys.size());
+    for (size_t i = 0; i < keys.size(); i++) {
+      chunks[i] = DoblixChunk(ExtractUserKey(keys[i]), model.prefix.size());
+      // Entry bytes: both lengths' varints (at most 10), key, value, offset.
+      bytes[i] = static_cast<uint32_t>(keys[i].size() + values[i].size() + 10 + 4);
+    }
+    if (model.kind == DoblixModelKind::kRmi) {
+      uint32_t leaves = knobs_.rmi_leaves != 0
+                            ? knobs_.rmi_leaves
+                            : static_cast<uint32_t>(std::max<size_t>(1, keys.size() / 64));
+      cuts = DoblixSegmenter::Rmi(chunks, leaves, &model);
+    } else if (model.kind == DoblixModelKind::kPlr) {
+      cuts = DoblixSegmenter::Bourbon(chunks, bytes, knobs_.error, knobs_.max_block_size, &model);
+    } else if (model.kind == DoblixModelKind::kPra) {
+      cuts = DoblixSegmenter::Pra(chunks, bytes, knobs_.max_block_size);
+    } else {
+      cuts = DoblixSegmenter::Pla(chunks, bytes, knobs_.error, knobs_.max_block_size);
+    }
+    model.segments.resize(cuts.size());
+    for (size_t b = 0; b < cuts.size(); b++) {
+      DoblixSegment& s = model.segments[b];
+      s.first_chunk = chunks[cuts[b].begin];
+      s.cont = b > 0 && chunks[cuts[b].begin] == chunks[cuts[b].begin - 1];
+      s.slope = cuts[b].slope;
+      s.intercept = cuts[b].intercept;
+      s.error = cuts[b].error;
+    }
+  }
+  const uint64_t train_micros = MicrosSince(t0);
+
+  // Serialization: the data blocks, then the model.
+  t0 = std::chrono::steady_clock::now();
+  std::string block;
+  for (size_t b = 0; b < cuts.size(); b++) {
+    block.clear();
+    DoblixBlock::Encode(keys, values, cuts[b].begin, cuts[b].end, &block);
+    model.segments[b].offset = offset_;
+    model.segments[b].size = static_cast<uint32_t>(block.size() - kDoblixBlockTrailerSize);
+    if (!Append(block).ok()) return status_;
+  }
+  props_.data_size = offset_;
+  props_.num_data_blocks = cuts.size();
+  model.EncodeTo(model_block);
+  props_.index_size = model_block->size();
+  const uint64_t write_micros = MicrosSince(t0);
+
+  if (knobs_.agent != nullptr) {
+    DoblixTableReport report;
+    report.entries = keys.size();
+    report.index_bytes = model_block->size();
+    report.flush = flush_;
+    if (keys.size() >= 4) {
+      // Interquartile key gap: robust to a few outliers at the ends.
+      size_t q1 = keys.size() / 4, q3 = keys.size() * 3 / 4;
+      uint64_t a = DoblixChunk(ExtractUserKey(keys[q1]), model.prefix.size());
+      uint64_t b = DoblixChunk(ExtractUserKey(keys[q3]), model.prefix.size());
+      report.log2_key_gap = std::log2((static_cast<double>(b - a) + 1) / (q3 - q1));
+    }
+    if (knobs_.agent->WantsSample()) {
+      for (size_t i = 0; i < keys.size(); i += 100) {  // the 1% warm-start sample
+        report.sample_chunks.push_back(DoblixChunk(ExtractUserKey(keys[i]), model.prefix.size()));
+        report.sample_bytes.push_back(static_cast<uint32_t>(keys[i].size() + values[i].size() + 14));
+      }
+    }
+    knobs_.agent->OnTableBuilt(report);
+  }
+  props_.user_collected_properties[kDoblixPropModel] =
+      (knobs_.agent != nullptr ? "agent:" : "") + knobs_.model;
+  props_.user_collected_properties[kDoblixPropError] = std::to_string(knobs_.error);
+  props_.user_collected_properties[kDoblixPropMaxBlock] = std::to_string(knobs_.max_block_size);
+  props_.user_collected_properties[kDoblixPropTrainMicros] = std::to_string(train_micros);
+  props_.user_collected_properties[kDoblixPropWriteMicros] = std::to_string(write_micros);
+  return Status::OK();
+}
+
+Status DoblixTableBuilder::Finish() {
+  closed_ = true;
+  if (!status_.ok()) return status_;
+  std::vector<Slice> keys, values;
+  keys.reserve(sizes_.size());
+  values.reserve(sizes_.size());
+  size_t pos = 0;
+  for (auto [k, v] : sizes_) {
+    keys.emplace_back(buffer_.data() + pos, k);
+    values.emplace_back(buffer_.data() + pos + k, v);
+    pos += k + v;
+  }
+  std::string model_block;
+  if (!WriteBlocks(keys, values, &model_block).ok()) return status_;
+
+  MetaIndexBuilder meta_index;
+  BlockHandle handle;
+  handle.set_offset(offset_);
+  handle.set_size(model_block.size());
+  if (!Append(model_block).ok()) return status_;
+  meta_index.Add(kDoblixModelBlockName, handle);
+
+  // Range tombstones: count, then length-prefixed key and value, checksummed.
+  std::string range_dels;
+  PutVarint64(&range_dels, range_del_keys_.size());
+  for (size_t i = 0; i < range_del_keys_.size(); i++) {
+    PutLengthPrefixedSlice(&range_dels, range_del_keys_[i]);
+    PutLengthPrefixedSlice(&range_dels, range_del_values_[i]);
+  }
+  PutFixed32(&range_dels, crc32c::Mask(crc32c::Value(range_dels.data(), range_dels.size())));
+  handle.set_offset(offset_);
+  handle.set_size(range_dels.size());
+  if (!Append(range_dels).ok()) return status_;
+  meta_index.Add(kDoblixRangeDelBlockName, handle);
+
+  PropertyBlockBuilder property_block;
+  property_block.AddTableProperty(props_);
+  property_block.Add(props_.user_collected_properties);
+  NotifyCollectTableCollectorsOnFinish(collectors_, ioptions_.logger, &property_block);
+  Slice properties = property_block.Finish();
+  handle.set_offset(offset_);
+  handle.set_size(properties.size());
+  if (!Append(properties).ok()) return status_;
+  meta_index.Add(kPropertiesBlockName, handle);
+
+  Slice meta = meta_index.Finish();
+  BlockHandle meta_handle;
+  meta_handle.set_offset(offset_);
+  meta_handle.set_size(meta.size());
+  if (!Append(meta).ok()) return status_;
+
+  FooterBuilder footer;
+  footer.Build(kDoblixTableMagicNumber, kDoblixFormatVersion, offset_, kNoChecksum, meta_handle);
+  if (!Append(footer.GetSlice()).ok()) return status_;
+
+  buffer_.clear();
+  buffer_.shrink_to_fit();
+  return status_;
+}
+
+std::string DoblixTableBuilder::GetFileChecksum() const {
+  return file_ != nullptr ? file_->GetFileChecksum() : kUnknownFileChecksum;
+}
+
+const char* DoblixTableBuilder::GetFileChecksumFuncName() const {
+  return file_ != nullptr ? file_->GetFileChecksumFuncName() : kUnknownFileChecksumFuncName;
+}
+
+}  // namespace ROCKSDB_NAMESPACE

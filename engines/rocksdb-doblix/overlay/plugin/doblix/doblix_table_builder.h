@@ -1,0 +1,60 @@
+// Writes one DobLIX table. Entries are buffered until Finish(), because the
+// model is trained on the whole table (seed 002 §III-A) and the table's
+// common key prefix is known only then; Finish() then trains (segments the
+// entries into blocks and fits their models) and serializes.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/table_properties_collector.h"
+#include "plugin/doblix/doblix_table_options.h"
+#include "rocksdb/table_properties.h"
+#include "table/table_builder.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class WritableFileWriter;
+
+class DoblixTableBuilder : public TableBuilder {
+ public:
+  // `knobs` are the model, E and B_max this table is built with (the
+  // factory's options, or the agent's current choice).
+  DoblixTableBuilder(const TableBuilderOptions& tbo, const DoblixTableOptions& knobs,
+                     WritableFileWriter* file);
+  ~DoblixTableBuilder() override;
+
+  void Add(const Slice& key, const Slice& value) override;
+  Status status() const override { return status_; }
+  IOStatus io_status() const override { return io_status_; }
+  Status Finish() override;
+  void Abandon() override { closed_ = true; }
+  uint64_t NumEntries() const override { return props_.num_entries; }
+  uint64_t FileSize() const override { return closed_ ? offset_ : buffer_.size(); }
+  TableProperties GetTableProperties() const override { return props_; }
+  std::string GetFileChecksum() const override;
+  const char* GetFileChecksumFuncName() const override;
+
+ private:
+  Status Append(const Slice& data);
+  Status WriteBlocks(const std::vector<Slice>& keys, const std::vector<Slice>& values,
+                     std::string* model_block);
+
+  const ImmutableOptions& ioptions_;
+  DoblixTableOptions knobs_;
+  WritableFileWriter* file_;
+  std::vector<std::unique_ptr<IntTblPropCollector>> collectors_;
+  TableProperties props_;
+  // Entries as [key][value] back to back, with their sizes.
+  std::string buffer_;
+  std::vector<std::pair<uint32_t, uint32_t>> sizes_;
+  std::vector<std::string> range_del_keys_, range_del_values_;
+  uint64_t offset_ = 0;
+  bool flush_ = false;
+  Status status_;
+  IOStatus io_status_;
+  bool closed_ = false;
+};
+
+}  // namespace ROCKSDB_NAMESPACE

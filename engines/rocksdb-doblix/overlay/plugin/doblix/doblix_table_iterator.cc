@@ -1,0 +1,97 @@
+#include "plugin/doblix/doblix_table_iterator.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+DoblixTableIterator::DoblixTableIterator(DoblixTableReader* table,
+                                         const ReadOptions& read_options, bool fill_cache)
+    : table_(table),
+      read_options_(read_options),
+      fill_cache_(fill_cache),
+      holder_(new DoblixBlockHolder()) {}
+
+void DoblixTableIterator::ReleaseBlock() {
+  if (IsValuePinned() && (holder_->handle != nullptr || !holder_->owned.empty())) {
+    pinned_iters_mgr_->PinPtr(holder_.release(),
+                              [](void* p) { delete static_cast<DoblixBlockHolder*>(p); });
+    holder_.reset(new DoblixBlockHolder());
+  } else {
+    holder_->Reset();
+  }
+}
+
+Status DoblixTableIterator::ReadBlock(size_t b) {
+  ReleaseBlock();
+  return table_->ReadBlock(read_options_, b, fill_cache_, holder_.get());
+}
+
+void DoblixTableIterator::Invalidate(const Status& s) {
+  valid_ = false;
+  status_ = s;
+  ReleaseBlock();
+}
+
+void DoblixTableIterator::Settle() {
+  // Past the block's end: on to the first entry of the next block.
+  while (index_ >= holder_->block.size()) {
+    if (block_ + 1 >= table_->NumBlocks()) {
+      Invalidate(Status::OK());
+      return;
+    }
+    Status s = ReadBlock(++block_);
+    if (!s.ok()) return Invalidate(s);
+    index_ = 0;
+  }
+  valid_ = true;
+  holder_->block.Key(index_, &key_);
+}
+
+void DoblixTableIterator::Load(size_t b, uint32_t index) {
+  if (b >= table_->NumBlocks()) return Invalidate(Status::OK());
+  Status s = ReadBlock(b);
+  if (!s.ok()) return Invalidate(s);
+  block_ = b;
+  index_ = index == kEnd ? holder_->block.size() - 1 : index;
+  status_ = Status::OK();
+  Settle();
+}
+
+void DoblixTableIterator::SeekToFirst() { Load(0, 0); }
+
+void DoblixTableIterator::SeekToLast() {
+  if (table_->NumBlocks() == 0) return Invalidate(Status::OK());
+  Load(table_->NumBlocks() - 1, kEnd);
+}
+
+void DoblixTableIterator::Seek(const Slice& target) {
+  if (table_->NumBlocks() == 0) return Invalidate(Status::OK());
+  ReleaseBlock();
+  status_ = table_->Seek(read_options_, target, fill_cache_, &block_, &index_, holder_.get());
+  if (!status_.ok()) return Invalidate(status_);
+  Settle();
+}
+
+void DoblixTableIterator::SeekForPrev(const Slice& target) {
+  Seek(target);
+  if (!status_.ok()) return;
+  if (!valid_) {
+    SeekToLast();
+  }
+  while (valid_ && table_->comparator().Compare(key(), target) > 0) Prev();
+}
+
+void DoblixTableIterator::Next() {
+  index_++;
+  Settle();
+}
+
+void DoblixTableIterator::Prev() {
+  if (index_ > 0) {
+    index_--;
+    holder_->block.Key(index_, &key_);
+    return;
+  }
+  if (block_ == 0) return Invalidate(Status::OK());
+  Load(block_ - 1, kEnd);
+}
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,61 @@
+// Iterator over a DobLIX table's entries in internal-key order, block by
+// block. Seek uses the model exactly as a point lookup does.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "db/pinned_iterators_manager.h"
+
+#include "plugin/doblix/doblix_table_reader.h"
+#include "table/internal_iterator.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class DoblixTableIterator : public InternalIterator {
+ public:
+  DoblixTableIterator(DoblixTableReader* table, const ReadOptions& read_options,
+                      bool fill_cache);
+  ~DoblixTableIterator() override { ReleaseBlock(); }
+
+  bool Valid() const override { return valid_; }
+  void SeekToFirst() override;
+  void SeekToLast() override;
+  void Seek(const Slice& target) override;
+  void SeekForPrev(const Slice& target) override;
+  void Next() override;
+  void Prev() override;
+  Slice key() const override { return Slice(key_); }
+  Slice value() const override { return holder_->block.Value(index_); }
+  Status status() const override { return status_; }
+  // DBIter iterates backwards only over pinned values: while pinning is on,
+  // a block left behind is handed to the manager instead of released.
+  void SetPinnedItersMgr(PinnedIteratorsManager* mgr) override { pinned_iters_mgr_ = mgr; }
+  bool IsValuePinned() const override {
+    return pinned_iters_mgr_ != nullptr && pinned_iters_mgr_->PinningEnabled();
+  }
+
+ private:
+  // Loads block b and positions at entry `index` of it (or at its end when
+  // index == kEnd), moving on to the following blocks as needed.
+  void Load(size_t b, uint32_t index);
+  void Settle();
+  void Invalidate(const Status& s);
+  // Lets go of the current block (or passes it to the pinning manager).
+  void ReleaseBlock();
+  Status ReadBlock(size_t b);
+
+  static constexpr uint32_t kEnd = ~uint32_t{0};
+  DoblixTableReader* table_;
+  const ReadOptions read_options_;
+  const bool fill_cache_;
+  std::unique_ptr<DoblixBlockHolder> holder_;
+  PinnedIteratorsManager* pinned_iters_mgr_ = nullptr;
+  size_t block_ = 0;
+  uint32_t index_ = 0;
+  bool valid_ = false;
+  std::string key_;
+  Status status_;
+};
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,368 @@
+#include "plugin/doblix/doblix_table_reader.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "db/dbformat.h"
+#include "monitoring/perf_context_imp.h"
+#include "rocksdb/perf_level.h"
+#include "monitoring/statistics.h"
+#include "plugin/doblix/doblix_agent.h"
+#include "plugin/doblix/doblix_format.h"
+#include "plugin/doblix/doblix_table_iterator.h"
+#include "rocksdb/comparator.h"
+#include "rocksdb/snapshot.h"
+#include "table/table_builder.h"
+#include "table/block_based/block_type.h"
+#include "table/get_context.h"
+#include "table/meta_blocks.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
+#include "util/vector_iterator.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+std::atomic<uint64_t> DoblixTableReader::model_misses{0};
+thread_local DoblixStepNanos doblix_step_nanos;
+
+namespace {
+// Readers of one process never share a cache key: a counter, not the file.
+std::atomic<uint64_t> next_reader_id{1};
+
+void DeleteCachedBlock(const Slice& /*key*/, void* value) {
+  delete static_cast<std::string*>(value);
+}
+}  // namespace
+
+void DoblixBlockHolder::Reset() {
+  if (handle != nullptr) cache->Release(handle);
+  handle = nullptr;
+  cache = nullptr;
+  owned.clear();
+  block = DoblixBlock();
+}
+
+DoblixTableReader::DoblixTableReader(const TableReaderOptions& tro,
+                                     const DoblixTableOptions& options,
+                                     std::unique_ptr<RandomAccessFileReader>&& file)
+    : ioptions_(tro.ioptions),
+      icmp_(tro.internal_comparator),
+      options_(options),
+      file_(std::move(file)) {
+  PutFixed64(&cache_key_prefix_, next_reader_id.fetch_add(1));
+}
+
+Status DoblixTableReader::Open(const TableReaderOptions& tro, const DoblixTableOptions& options,
+                               std::unique_ptr<RandomAccessFileReader>&& file,
+                               uint64_t file_size, std::unique_ptr<TableReader>* table) {
+  const Comparator* ucmp = tro.internal_comparator.user_comparator();
+  if (strcmp(ucmp->Name(), BytewiseComparator()->Name()) != 0 || ucmp->timestamp_size() != 0) {
+    return Status::NotSupported("DoblixTable needs the bytewise comparator without timestamps");
+  }
+  std::unique_ptr<DoblixTableReader> r(new DoblixTableReader(tro, options, std::move(file)));
+  std::unique_ptr<TableProperties> props;
+  Status s = ReadTableProperties(r->file_.get(), file_size, kDoblixTableMagicNumber,
+                                 tro.ioptions, &props);
+  if (!s.ok()) return s;
+  r->properties_ = std::move(props);
+
+  BlockContents model;
+  s = ReadMetaBlock(r->file_.get(), nullptr, file_size, kDoblixTableMagicNumber, tro.ioptions,
+                    kDoblixModelBlockName, BlockType::kIndex, &model);
+  if (!s.ok()) return s;
+  s = r->model_.DecodeFrom(model.data);
+  if (!s.ok()) return Status::Corruption(s.getState(), r->file_->file_name());
+  const auto& segs = r->model_.segments;
+  if (segs.size() != r->properties_->num_data_blocks ||
+      (!segs.empty() && segs.back().offset + segs.back().size + kDoblixBlockTrailerSize !=
+                            r->properties_->data_size)) {
+    return Status::Corruption("doblix model block: blocks do not match the table properties",
+                              r->file_->file_name());
+  }
+  s = r->LoadRangeDeletions(file_size);
+  if (!s.ok()) return s;
+  *table = std::move(r);
+  return Status::OK();
+}
+
+Status DoblixTableReader::LoadRangeDeletions(uint64_t file_size) {
+  BlockContents contents;
+  Status s = ReadMetaBlock(file_.get(), nullptr, file_size, kDoblixTableMagicNumber, ioptions_,
+                           kDoblixRangeDelBlockName, BlockType::kRangeDeletion, &contents);
+  if (!s.ok()) return s;
+  Slice in = contents.data;
+  auto bad = [&](const char* what) {
+    return Status::Corruption(std::string("doblix range deletion block: ") + what,
+                              file_->file_name());
+  };
+  if (in.size() < 4) return bad("truncated");
+  const size_t body = in.size() - 4;
+  if (crc32c::Unmask(DecodeFixed32(in.data() + body)) != crc32c::Value(in.data(), body)) {
+    return bad("checksum mismatch");
+  }
+  in = Slice(in.data(), body);
+  uint64_t count = 0;
+  if (!GetVarint64(&in, &count) || count > in.size()) return bad("count");
+  if (count == 0) return Status::OK();
+  std::vector<std::string> keys, values;
+  for (uint64_t i = 0; i < count; i++) {
+    Slice k, v;
+    if (!GetLengthPrefixedSlice(&in, &k) || !GetLengthPrefixedSlice(&in, &v)) return bad("entry");
+    keys.push_back(k.ToString());
+    values.push_back(v.ToString());
+  }
+  std::unique_ptr<InternalIterator> it(
+      new VectorIterator(std::move(keys), std::move(values), &icmp_));
+  range_dels_ = std::make_shared<FragmentedRangeTombstoneList>(std::move(it), icmp_);
+  return Status::OK();
+}
+
+Status DoblixTableReader::ReadBlock(const ReadOptions& ro, size_t b, bool fill_cache,
+                                    DoblixBlockHolder* holder) {
+  holder->Reset();
+  const DoblixSegment& seg = model_.segments[b];
+  Statistics* stats = ioptions_.stats;
+  Cache* cache = options_.block_cache.get();
+  char key_buf[16];
+  Slice cache_key;
+  if (cache != nullptr) {
+    memcpy(key_buf, cache_key_prefix_.data(), 8);
+    EncodeFixed64(key_buf + 8, seg.offset);
+    cache_key = Slice(key_buf, sizeof(key_buf));
+    Cache::Handle* h = cache->Lookup(cache_key, stats);
+    if (h != nullptr) {
+      RecordTick(stats, BLOCK_CACHE_HIT);
+      RecordTick(stats, BLOCK_CACHE_DATA_HIT);
+      PERF_COUNTER_ADD(block_cache_hit_count, 1);
+      holder->cache = cache;
+      holder->handle = h;
+      // Verified when it entered the cache.
+      return holder->block.Parse(*static_cast<std::string*>(cache->Value(h)), false);
+    }
+    RecordTick(stats, BLOCK_CACHE_MISS);
+    RecordTick(stats, BLOCK_CACHE_DATA_MISS);
+  }
+  const size_t n = seg.size + kDoblixBlockTrailerSize;
+  std::unique_ptr<std::string> buf(new std::string());
+  buf->resize(n);
+  Slice result;
+  IOStatus io;
+  {
+    PERF_TIMER_GUARD(block_read_time);
+    io = file_->Read(IOOptions(), seg.offset, n, &result, &(*buf)[0], nullptr,
+                     ro.rate_limiter_priority);
+  }
+  PERF_COUNTER_ADD(block_read_count, 1);
+  PERF_COUNTER_ADD(block_read_byte, n);
+  if (!io.ok()) return io;
+  if (result.size() != n) {
+    return Status::Corruption("doblix data block: truncated read", file_->file_name());
+  }
+  const bool keep_in_cache = cache != nullptr && fill_cache;
+  if (result.data() != buf->data() && !keep_in_cache) {
+    // mmap: the block stays in the mapped file.
+    Status s = holder->block.Parse(result, ro.verify_checksums);
+    return s.ok() ? s : Status::Corruption(s.getState(), file_->file_name());
+  }
+  if (result.data() != buf->data()) buf->assign(result.data(), result.size());
+  Status s = holder->block.Parse(*buf, ro.verify_checksums);
+  if (!s.ok()) return Status::Corruption(s.getState(), file_->file_name());
+  if (keep_in_cache) {
+    std::string* raw = buf.release();
+    Cache::Handle* h = nullptr;
+    s = cache->Insert(cache_key, raw, raw->capacity() + sizeof(std::string), &DeleteCachedBlock,
+                      &h);
+    if (s.ok()) {
+      RecordTick(stats, BLOCK_CACHE_ADD);
+      holder->cache = cache;
+      holder->handle = h;
+      return Status::OK();
+    }
+    // Not admitted (strict capacity): the insert freed it, so read again
+    // into a buffer of our own.
+    s.PermitUncheckedError();
+    return ReadBlock(ro, b, false, holder);
+  }
+  holder->owned = std::move(*buf);
+  return holder->block.Parse(holder->owned, false);
+}
+
+Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fill_cache,
+                               size_t* block, uint32_t* index, DoblixBlockHolder* holder) {
+  const bool timed = GetPerfLevel() >= PerfLevel::kEnableTimeExceptForMutex;
+  std::chrono::steady_clock::time_point t0;
+  if (timed) t0 = std::chrono::steady_clock::now();
+  auto lap = [&](uint64_t* into) {
+    if (!timed) return;
+    auto t1 = std::chrono::steady_clock::now();
+    *into += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    t0 = t1;
+  };
+  const uint64_t x = model_.ChunkOf(ExtractUserKey(ikey));
+  if (model_.kind == DoblixModelKind::kPlr) {
+    bool found = false;
+    Status s = SeekPlr(ro, ikey, x, fill_cache, block, index, holder, &found);
+    if (!s.ok() || found) return s;
+    model_misses.fetch_add(1, std::memory_order_relaxed);
+  }
+  size_t b = model_.FindBlock(x);
+  lap(&doblix_step_nanos.s_block);
+  doblix_step_nanos.model_lookups += timed ? 1 : 0;
+  if (b >= model_.segments.size()) {
+    // Past the last block (an RMI leaf after every key): the table's end.
+    b = model_.segments.size() - 1;
+    Status s = ReadBlock(ro, b, fill_cache, holder);
+    *block = b;
+    *index = holder->block.size();
+    return s;
+  }
+  Status s = ReadBlock(ro, b, fill_cache, holder);
+  if (!s.ok()) return s;
+  if (timed) t0 = std::chrono::steady_clock::now();  // L-block is PerfContext's block_read_time
+  uint32_t lo = 0, hi = 0;
+  model_.SearchRange(b, x, holder->block.size(), &lo, &hi);
+  lap(&doblix_step_nanos.s_block);
+  bool outside = false;
+  uint32_t i;
+  {
+    PERF_TIMER_GUARD(block_seek_nanos);
+    i = holder->block.LowerBound(ikey, lo, hi, &outside);
+    if (outside) {
+      model_misses.fetch_add(1, std::memory_order_relaxed);
+      i = holder->block.LowerBound(ikey);
+    }
+  }
+  lap(&doblix_step_nanos.s_kv);
+  // A run of keys sharing x that B_max split over several blocks: the
+  // lower bound may lie inside a later block of the run (FindBlock started
+  // at its first). Past the run, the next block's first entry is it.
+  size_t at = b;
+  while (i == holder->block.size() && at + 1 < model_.segments.size() &&
+         model_.segments[at + 1].cont && model_.segments[at + 1].first_chunk == x) {
+    s = ReadBlock(ro, ++at, fill_cache, holder);
+    if (!s.ok()) return s;
+    i = holder->block.LowerBound(ikey);
+  }
+  *block = at;
+  *index = i;
+  return Status::OK();
+}
+
+Status DoblixTableReader::SeekPlr(const ReadOptions& ro, const Slice& ikey, uint64_t x,
+                                  bool fill_cache, size_t* block, uint32_t* index,
+                                  DoblixBlockHolder* holder, bool* found) {
+  *found = false;
+  uint64_t lo = 0, hi = 0;
+  model_.PlrRange(x, &lo, &hi);
+  const auto& first = model_.block_first_entry;
+  for (size_t j = model_.BlockOfPosition(lo); j < first.size(); j++) {
+    Status s = ReadBlock(ro, j, fill_cache, holder);
+    if (!s.ok()) return s;
+    const uint64_t f = first[j], n = holder->block.size();
+    const uint32_t llo = static_cast<uint32_t>(std::min(std::max(lo, f) - f, n));
+    const uint32_t lhi = static_cast<uint32_t>(std::max<uint64_t>(std::min(hi, f + n), f + llo) - f);
+    bool outside = false;
+    uint32_t i;
+    {
+      PERF_TIMER_GUARD(block_seek_nanos);
+      i = holder->block.LowerBound(ikey, llo, lhi, &outside);
+    }
+    if (outside) return Status::OK();
+    if (i < n || j + 1 == first.size() || first[j + 1] >= hi) {
+      // Found, or past the range's last block: then its lower bound is the
+      // next block's first entry.
+      *block = j;
+      *index = i;
+      *found = true;
+      return Status::OK();
+    }
+  }
+  return Status::OK();
+}
+
+Status DoblixTableReader::Get(const ReadOptions& ro, const Slice& key, GetContext* get_context,
+                              const SliceTransform* /*prefix_extractor*/, bool /*skip_filters*/) {
+  if (model_.segments.empty()) return Status::OK();
+  // The agent's latency signal: this table's part of each point lookup.
+  struct AgentTimer {
+    DoblixAgent* agent;
+    std::chrono::steady_clock::time_point start;
+    ~AgentTimer() {
+      if (agent != nullptr) {
+        agent->RecordRead(static_cast<uint64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(
+                std::chrono::steady_clock::now() - start)
+                .count()));
+      }
+    }
+  } timer{options_.agent.get(), options_.agent != nullptr ? std::chrono::steady_clock::now()
+                                                          : std::chrono::steady_clock::time_point()};
+  DoblixBlockHolder holder;
+  size_t b = 0;
+  uint32_t i = 0;
+  Status s = Seek(ro, key, ro.fill_cache, &b, &i, &holder);
+  std::string buf;
+  while (s.ok()) {
+    if (i >= holder.block.size()) {
+      // The key's versions continue in the next block (or it was absent
+      // and larger than this block's keys).
+      if (++b >= model_.segments.size()) break;
+      s = ReadBlock(ro, b, ro.fill_cache, &holder);
+      i = 0;
+      continue;
+    }
+    ParsedInternalKey parsed;
+    s = ParseInternalKey(holder.block.Key(i, &buf), &parsed, false);
+    if (!s.ok()) break;
+    bool matched = false;
+    if (!get_context->SaveValue(parsed, holder.block.Value(i), &matched)) break;
+    i++;
+  }
+  return s;
+}
+
+InternalIterator* DoblixTableReader::NewIterator(const ReadOptions& ro,
+                                                 const SliceTransform* /*prefix_extractor*/,
+                                                 Arena* arena, bool /*skip_filters*/,
+                                                 TableReaderCaller caller,
+                                                 size_t /*compaction_readahead_size*/,
+                                                 bool /*allow_unprepared_value*/) {
+  const bool fill_cache = ro.fill_cache && caller != TableReaderCaller::kCompaction;
+  if (arena == nullptr) return new DoblixTableIterator(this, ro, fill_cache);
+  void* mem = arena->AllocateAligned(sizeof(DoblixTableIterator));
+  return new (mem) DoblixTableIterator(this, ro, fill_cache);
+}
+
+FragmentedRangeTombstoneIterator* DoblixTableReader::NewRangeTombstoneIterator(
+    const ReadOptions& ro) {
+  if (range_dels_ == nullptr) return nullptr;
+  SequenceNumber snapshot =
+      ro.snapshot != nullptr ? ro.snapshot->GetSequenceNumber() : kMaxSequenceNumber;
+  return new FragmentedRangeTombstoneIterator(range_dels_, icmp_, snapshot, ro.timestamp);
+}
+
+uint64_t DoblixTableReader::ApproximateOffsetOf(const Slice& key, TableReaderCaller /*caller*/) {
+  if (model_.segments.empty()) return 0;
+  size_t b = model_.FindBlock(model_.ChunkOf(ExtractUserKey(key)));
+  return b < model_.segments.size() ? model_.segments[b].offset : properties_->data_size;
+}
+
+uint64_t DoblixTableReader::ApproximateSize(const Slice& start, const Slice& end,
+                                            TableReaderCaller caller) {
+  uint64_t a = ApproximateOffsetOf(start, caller), b = ApproximateOffsetOf(end, caller);
+  return b > a ? b - a : 0;
+}
+
+Status DoblixTableReader::VerifyChecksum(const ReadOptions& ro, TableReaderCaller /*caller*/) {
+  ReadOptions verify = ro;
+  verify.verify_checksums = true;
+  DoblixBlockHolder holder;
+  for (size_t b = 0; b < model_.segments.size(); b++) {
+    Status s = ReadBlock(verify, b, false, &holder);
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,105 @@
+// Reads one DobLIX table: the model is loaded once at open (seed 002
+// §III-D); a point lookup asks the model for its block and the range
+// inside it, reads that one block, and searches only that range (§III-E).
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "db/range_tombstone_fragmenter.h"
+#include "file/random_access_file_reader.h"
+#include "plugin/doblix/doblix_block.h"
+#include "plugin/doblix/doblix_model.h"
+#include "plugin/doblix/doblix_table_options.h"
+#include "rocksdb/cache.h"
+#include "table/table_reader.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+// A data block pinned for as long as its user needs it: in the block cache,
+// in a buffer of its own, or in the mmapped file.
+class DoblixBlockHolder {
+ public:
+  DoblixBlockHolder() = default;
+  DoblixBlockHolder(const DoblixBlockHolder&) = delete;
+  DoblixBlockHolder& operator=(const DoblixBlockHolder&) = delete;
+  ~DoblixBlockHolder() { Reset(); }
+  void Reset();
+
+  DoblixBlock block;
+  Cache* cache = nullptr;
+  Cache::Handle* handle = nullptr;
+  std::string owned;
+};
+
+// Lookup steps RocksDB's PerfContext has no counter for (Figures 1, 11),
+// summed per thread while the thread's perf level times (>= kEnableTime
+// ExceptForMutex). S-KV also goes into PerfContext's block_seek_nanos, as
+// the block-based table's in-block seeks do.
+struct DoblixStepNanos {
+  uint64_t s_block = 0;  // model: FindBlock and the search range
+  uint64_t s_kv = 0;     // last-mile search within the range
+  uint64_t model_lookups = 0;
+};
+extern thread_local DoblixStepNanos doblix_step_nanos;
+
+class DoblixTableReader : public TableReader {
+ public:
+  static Status Open(const TableReaderOptions& tro, const DoblixTableOptions& options,
+                     std::unique_ptr<RandomAccessFileReader>&& file, uint64_t file_size,
+                     std::unique_ptr<TableReader>* table);
+
+  InternalIterator* NewIterator(const ReadOptions& read_options,
+                                const SliceTransform* prefix_extractor, Arena* arena,
+                                bool skip_filters, TableReaderCaller caller,
+                                size_t compaction_readahead_size = 0,
+                                bool allow_unprepared_value = false) override;
+  FragmentedRangeTombstoneIterator* NewRangeTombstoneIterator(
+      const ReadOptions& read_options) override;
+  uint64_t ApproximateOffsetOf(const Slice& key, TableReaderCaller caller) override;
+  uint64_t ApproximateSize(const Slice& start, const Slice& end,
+                           TableReaderCaller caller) override;
+  void SetupForCompaction() override {}
+  std::shared_ptr<const TableProperties> GetTableProperties() const override {
+    return properties_;
+  }
+  size_t ApproximateMemoryUsage() const override { return model_.MemoryBytes(); }
+  Status Get(const ReadOptions& read_options, const Slice& key, GetContext* get_context,
+             const SliceTransform* prefix_extractor, bool skip_filters = false) override;
+  Status VerifyChecksum(const ReadOptions& read_options, TableReaderCaller caller) override;
+
+  // Positions *block and *index at the first entry >= `ikey` (an internal
+  // key), reading only the block the model names unless the key lies past
+  // it; *index == block size means past the table's end.
+  Status Seek(const ReadOptions& ro, const Slice& ikey, bool fill_cache, size_t* block,
+              uint32_t* index, DoblixBlockHolder* holder);
+  Status ReadBlock(const ReadOptions& ro, size_t b, bool fill_cache, DoblixBlockHolder* holder);
+  size_t NumBlocks() const { return model_.segments.size(); }
+  const InternalKeyComparator& comparator() const { return icmp_; }
+
+  // Lookups whose key fell outside the model's range (searched the whole
+  // block instead): zero unless the model is wrong.
+  static std::atomic<uint64_t> model_misses;
+
+ private:
+  DoblixTableReader(const TableReaderOptions& tro, const DoblixTableOptions& options,
+                    std::unique_ptr<RandomAccessFileReader>&& file);
+  Status LoadRangeDeletions(uint64_t file_size);
+  // Bourbon-style lookup: reads every block the PLR's error range touches.
+  // *found is false when the range did not hold the key's lower bound (the
+  // caller then locates it without the model).
+  Status SeekPlr(const ReadOptions& ro, const Slice& ikey, uint64_t x, bool fill_cache,
+                 size_t* block, uint32_t* index, DoblixBlockHolder* holder, bool* found);
+
+  const ImmutableOptions& ioptions_;
+  const InternalKeyComparator icmp_;
+  DoblixTableOptions options_;
+  std::unique_ptr<RandomAccessFileReader> file_;
+  std::shared_ptr<const TableProperties> properties_;
+  DoblixModel model_;
+  std::shared_ptr<FragmentedRangeTombstoneList> range_dels_;
+  std::string cache_key_prefix_;
+};
+
+}  // namespace ROCKSDB_NAMESPACE
