@@ -90,9 +90,11 @@ fi
 ctx=$(mktemp -d)
 trap 'rm -rf "$ctx"' EXIT
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -c | tar -C "$ctx" -x
-mkdir -p "$ctx/sources"
+mkdir -p "$ctx/sources" "$ctx/.site-ca"
+# Site certificate authorities (e.g. a proxy's), trusted during set-up only.
+for f in /usr/local/share/ca-certificates/*.crt; do [[ -f $f ]] && cp "$f" "$ctx/.site-ca/"; done
 for f in build/sources/*.tar.* sources/*; do [[ -f $f ]] && cp -p "$f" "$ctx/sources/"; done
-tree=$(cd "$ctx" && find . -type f ! -path ./sources/\* -print0 | LC_ALL=C sort -z \
+tree=$(cd "$ctx" && find . -type f ! -path './sources/*' ! -path './.site-ca/*' -print0 | LC_ALL=C sort -z \
        | xargs -0 sha256sum | sha256sum | cut -c1-16)
 dirty=false; [[ -n $(git status --porcelain) ]] && dirty=true
 base_id=$("$tool" image inspect --format '{{.Id}}' "$base" 2>/dev/null || echo unknown)
