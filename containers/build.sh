@@ -62,15 +62,15 @@ debootstrap_base() {
   [[ -n $mirror ]] || { say "no Debian mirror for bookworm in the apt sources; set DEBIAN_MIRROR"; exit 1; }
   say "no registry reachable: building the Debian 12 base with debootstrap from $mirror"
   root=$(mktemp -d)
-  trap 'rm -rf "$root"' RETURN
   debootstrap --variant=minbase bookworm "$root" "$mirror" > containers/debootstrap.log 2>&1 \
-    || { tail -20 containers/debootstrap.log >&2; exit 1; }
+    || { tail -20 containers/debootstrap.log >&2; rm -rf "$root"; exit 1; }
   case $tool in
     docker) tar -C "$root" -c . | docker import - "$img" >/dev/null ;;
     *) tar -C "$root" -c . | podman import - "$img" >/dev/null 2>&1 \
          || { ctr=$(buildah from scratch); buildah copy "$ctr" "$root" / >/dev/null
               buildah commit --rm "$ctr" "$img" >/dev/null; } ;;
   esac
+  rm -rf "$root"
   base=$img
 }
 
@@ -88,13 +88,15 @@ fi
 # the pinned source tarballs already fetched (the drop folder; the build
 # verifies their checksums), and the image's identity.
 ctx=$(mktemp -d)
-trap 'rm -rf "$ctx"' EXIT
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -c | tar -C "$ctx" -x
-mkdir -p "$ctx/sources" "$ctx/.site-ca"
-# Site certificate authorities (e.g. a proxy's), trusted during set-up only.
-for f in /usr/local/share/ca-certificates/*.crt; do [[ -f $f ]] && cp "$f" "$ctx/.site-ca/"; done
+mkdir -p "$ctx/sources"
+# Site certificate authorities (e.g. a TLS-inspecting proxy's), passed as a
+# build secret: trusted during set-up, never stored in the image.
+site_ca=$(mktemp)
+trap 'rm -rf "$ctx" "$site_ca"' EXIT
+cat /usr/local/share/ca-certificates/*.crt > "$site_ca" 2>/dev/null || true
 for f in build/sources/*.tar.* sources/*; do [[ -f $f ]] && cp -p "$f" "$ctx/sources/"; done
-tree=$(cd "$ctx" && find . -type f ! -path './sources/*' ! -path './.site-ca/*' -print0 | LC_ALL=C sort -z \
+tree=$(cd "$ctx" && find . -type f ! -path './sources/*' -print0 | LC_ALL=C sort -z \
        | xargs -0 sha256sum | sha256sum | cut -c1-16)
 dirty=false; [[ -n $(git status --porcelain) ]] && dirty=true
 base_id=$("$tool" image inspect --format '{{.Id}}' "$base" 2>/dev/null || echo unknown)
@@ -105,11 +107,11 @@ printf '{"name": "%s", "git_commit": "%s", "git_dirty": %s, "context_sha256": "%
 say "building $tag from $base (log: containers/build.log)"
 start=$(date +%s)
 case $tool in
-  docker) DOCKER_BUILDKIT=1 docker build "${nocache[@]}" --network=host --build-arg BASE="$base" \
+  docker) DOCKER_BUILDKIT=1 docker build "${nocache[@]}" --network=host --build-arg BASE="$base" --secret id=site-ca,src="$site_ca" \
             -f containers/Containerfile -t "$tag" "$ctx" ;;
-  podman) podman build "${nocache[@]}" --isolation=chroot --network=host --build-arg BASE="$base" \
+  podman) podman build "${nocache[@]}" --isolation=chroot --network=host --build-arg BASE="$base" --secret id=site-ca,src="$site_ca" \
             -f containers/Containerfile -t "$tag" "$ctx" ;;
-  buildah) buildah build "${nocache[@]}" --isolation=chroot --network=host --build-arg BASE="$base" \
+  buildah) buildah build "${nocache[@]}" --isolation=chroot --network=host --build-arg BASE="$base" --secret id=site-ca,src="$site_ca" \
             -f containers/Containerfile -t "$tag" "$ctx" ;;
 esac > containers/build.log 2>&1 || { tail -40 containers/build.log >&2; say "build failed; see containers/build.log"; exit 1; }
 latest=${tag%:*}:latest
