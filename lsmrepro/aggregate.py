@@ -17,7 +17,8 @@ from lsmrepro.atomic import atomic_path
 from lsmrepro.errors import InputError, cli
 
 COLUMNS = ["study", "experiment", "scale", "engine", "dataset", "repetition", "run",
-           "metric", "op", "subset", "value", "unit", "source", "build_id", "fingerprint"]
+           "metric", "op", "subset", "value", "unit", "source", "build_id", "fingerprint",
+           "node", "image"]
 
 LATENCY_STATS = ["mean", "min", "p50", "p90", "p99", "p999", "max", "count"]
 
@@ -39,6 +40,9 @@ def _factors(log):
         "run": Path(log.path).stem,
         "build_id": (run.get("build_id") or {}).get("id", ""),
         "fingerprint": fingerprint.get("id", ""),
+        # where and in what the number was measured (hardware/fingerprint.py)
+        "node": (fingerprint.get("node") or {}).get("name") or fingerprint.get("host", ""),
+        "image": ((fingerprint.get("stable") or {}).get("container") or {}).get("image_id") or "",
     }
 
 

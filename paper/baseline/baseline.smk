@@ -26,6 +26,7 @@ rule baseline_point_run:
     threads: workflow.cores
     resources:
         bench_lock=1,
+        slurm_extra=hardware_slurm_extra,
     priority: interleaved_priority
     conda:
         CONDA_ENV
