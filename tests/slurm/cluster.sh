@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # A throwaway single-node Slurm cluster on this machine, everything (config,
-# munge key and socket, state, logs) under one directory; the system's
-# /etc/slurm and /etc/munge are neither read nor changed. Needs root and
+# munge key and socket, state, logs) under one directory. One thing lies
+# outside it: /etc/slurm/slurm.conf, a symlink to the directory's config
+# while the cluster runs, because Snakemake's job step drops SLURM_CONF
+# before its inner srun (as on a real cluster, commands inside a job find
+# the configuration in the standard place). It refuses to start where
+# /etc/slurm/slurm.conf already exists, and removes only its own link.
+# /etc/munge is neither read nor changed. Needs root and
 # Debian's slurm-wlm and munge. No accounting daemon: job status comes
 # from squeue, so MinJobAge keeps finished jobs visible for 10 minutes.
 #   tests/slurm/cluster.sh start DIR   start it; prints `export SLURM_CONF=DIR/slurm.conf`
@@ -11,8 +16,11 @@ cmd=${1:?start|stop} dir=${2:?directory}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 
+ETC_CONF=/etc/slurm/slurm.conf
+
 stop() {
   local f
+  [[ -L $ETC_CONF && $(readlink "$ETC_CONF") == "$dir/slurm.conf" ]] && rm -f "$ETC_CONF"
   for f in "$dir"/slurmd.pid "$dir"/slurmctld.pid "$dir"/munged.pid; do
     [[ -s $f ]] && kill "$(cat "$f")" 2>/dev/null || true
   done
@@ -37,6 +45,10 @@ start() {
   for t in munged slurmctld slurmd sbatch; do
     command -v "$t" >/dev/null || { echo "cluster.sh: $t missing; apt-get install slurm-wlm munge" >&2; exit 1; }
   done
+  if [[ -e $ETC_CONF || -L $ETC_CONF ]]; then
+    echo "cluster.sh: $ETC_CONF exists: this machine has a Slurm configuration; not replacing it" >&2
+    exit 1
+  fi
   mkdir -p "$dir"/state "$dir"/spool "$dir"/munge
   chmod 700 "$dir"/munge
   dd if=/dev/urandom of="$dir"/munge/munge.key bs=1024 count=1 status=none
@@ -78,6 +90,8 @@ SchedulerType=sched/backfill
 NodeName=$host CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
 PartitionName=main Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
 CONF
+  mkdir -p "$(dirname "$ETC_CONF")"
+  ln -s "$dir/slurm.conf" "$ETC_CONF"
   export SLURM_CONF=$dir/slurm.conf
   slurmctld -f "$SLURM_CONF"
   slurmd -f "$SLURM_CONF"
