@@ -30,7 +30,7 @@ def check(a):
     if not logs:
         errors.append(f"no run log under {a.slurm}/*/raw")
     for log in logs:
-        run = json.loads(log.read_text().splitlines()[0])["run"]
+        run = json.loads(log.read_text().splitlines()[0])  # the `run` record
         node = ((run.get("attached") or {}).get("fingerprint") or {}).get("node") or {}
         if node.get("scheduler") != "slurm" or node.get("slurm_node") != a.node \
                 or not node.get("slurm_job_id"):
