@@ -8,7 +8,8 @@
 # and fails unless both produced the same set of files under results/, every
 # run log says it was measured in a Slurm job on the cluster's node, and every
 # benchmark job had its node to itself. The cluster is torn down whatever
-# happens (trap). Needs root. --keep leaves the work folder for inspection.
+# happens (trap). Needs root; installs slurm-wlm and munge when missing.
+# --keep leaves the work folder for inspection.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -16,6 +17,16 @@ keep=false
 [[ ${1:-} == --keep ]] && keep=true
 [[ $(id -u) -eq 0 ]] || { echo "tests/slurm/run.sh: needs root (it starts slurmctld, slurmd, munged)" >&2; exit 1; }
 scripts/setup.sh
+# The cluster's own packages, only for this test (not in scripts/setup.sh:
+# the pipeline does not need them).
+missing=()
+for p in slurm-wlm munge; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "tests/slurm/run.sh: installing ${missing[*]}" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
 export CCACHE_BASEDIR=$repo CCACHE_NOHASHDIR=1
 say() { echo "== slurm test: $*" >&2; }
 
