@@ -3,12 +3,19 @@
 #   ./reproduce smoke                everything at the smoke scale
 #   ./reproduce baseline/point       one figure (rule baseline_point); `./reproduce --list-target-rules` lists all
 # Rules live beside the code they run: each folder's *.smk is included here.
+import os
+
 from snakemake.utils import min_version
 
 min_version("9.0")
 
 
 configfile: "config/config.yaml"
+
+
+# With --software-deployment-method apptainer every job runs in the
+# pipeline's image (containers/README.md); without it this is ignored.
+container: os.environ.get("LSMREPRO_IMAGE", "containers/lsmrepro.sif")
 
 
 include: "workflow/common.smk"

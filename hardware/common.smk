@@ -1,5 +1,6 @@
 # Functions of hardware/hardware.smk (kept apart: one file per kind).
 import glob
+import json
 
 HARDWARE_FIO_JOBS = sorted(glob.glob("hardware/fio/*.fio"))
 HARDWARE_CODE = ["hardware/__init__.py", "hardware/limits.py", "hardware/cgroups.py",
@@ -30,3 +31,19 @@ def hardware_products(scale):
     return [f"{base}/fingerprint.json", f"{base}/calibration.json",
             f"{base}/calibration.png", f"{base}/calibration.csv", f"{base}/calibration.md",
             f"{base}/system.csv", f"{base}/system.md"]
+
+
+def hardware_slurm_extra(wildcards, input):
+    """sbatch options of a job that measures the machine (Slurm executor; the
+    local one ignores them): the whole node (--exclusive), and the node the
+    scale's fingerprint was taken on (--nodelist), so every benchmark and the
+    calibration of a scale run on the one node they are keyed to. Before the
+    fingerprint exists (a dry run) only --exclusive."""
+    try:
+        with open(input.fingerprint) as f:
+            node = json.load(f).get("node") or {}
+    except (OSError, ValueError, AttributeError):
+        node = {}
+    if node.get("slurm_node"):
+        return f"--exclusive --nodelist={node['slurm_node']}"
+    return "--exclusive"

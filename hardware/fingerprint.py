@@ -7,7 +7,9 @@ CPU (model, cores, threads, flags that matter to search code, frequency
 governor, turbo), memory (RAM, swap, transparent huge pages), kernel and OS,
 CPU-vulnerability mitigations, the block device and filesystem that hold
 --dir (model, rotational, scheduler, mount options), compiler, library and
-tool versions, and the container image when inside one.
+tool versions, and the container image when inside one (its id is part of
+the stable id: another image is another fingerprint). `node` says which
+node ran it (Slurm's node name and job when run by Slurm).
 
 `id` is 12 hex digits of sha256 over the `stable` part only, so it changes
 when the machine, its kernel, its settings or its toolchain change, and not
@@ -271,20 +273,62 @@ def toolchain():
     }
 
 
+def _image_identity():
+    """What containers/build.sh wrote into the image: its name, git commit,
+    context hash and base (LSMBENCH_IMAGE_INFO names the file)."""
+    path = os.environ.get("LSMBENCH_IMAGE_INFO")
+    text = _read(path) if path else None
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise InputError(path, "LSMBENCH_IMAGE_INFO", "a JSON object written by containers/build.sh")
+
+
 def container_info():
+    """The runtime and the image a job runs in. `image_id` is the runtime's
+    image id when it tells (podman's /run/.containerenv, or
+    LSMBENCH_CONTAINER_IMAGE_ID, e.g. passed to `docker run -e`), else the
+    image's own identity (`build`, from containers/build.sh) hashed."""
     kind, image = None, os.environ.get("LSMBENCH_CONTAINER_IMAGE")
+    image_id = os.environ.get("LSMBENCH_CONTAINER_IMAGE_ID")
     cenv = _read("/run/.containerenv")
     if cenv is not None:
         kind = "podman/buildah"
         m = re.search(r'^image="?([^"\n]*)"?', cenv, re.M)
         image = image or (m.group(1) if m else None)
+        m = re.search(r'^imageid="?([0-9a-f]+)"?', cenv, re.M)
+        image_id = image_id or (m.group(1) if m else None)
     elif Path("/.dockerenv").exists():
         kind = "docker"
+    elif os.environ.get("APPTAINER_CONTAINER") or os.environ.get("SINGULARITY_CONTAINER"):
+        kind = "apptainer"
+        image = image or os.environ.get("APPTAINER_CONTAINER") or os.environ.get("SINGULARITY_CONTAINER")
     elif os.environ.get("container"):
         kind = os.environ["container"]
     elif os.environ.get("KUBERNETES_SERVICE_HOST"):
         kind = "kubernetes"
-    return {"inside": kind is not None or image is not None, "kind": kind, "image": image}
+    build = _image_identity()
+    if build is not None:
+        kind = kind or "unknown runtime"
+        image = image or build.get("name")
+        image_id = image_id or "build:" + hashlib.sha256(
+            json.dumps(build, sort_keys=True).encode()).hexdigest()[:12]
+    return {"inside": kind is not None or image is not None, "kind": kind, "image": image,
+            "image_id": image_id, "build": build}
+
+
+def node_info():
+    """Which node ran this: the scheduler's name for it (the one its
+    --nodelist takes) and the job, when run by Slurm; else the host name."""
+    slurm_node = os.environ.get("SLURMD_NODENAME")
+    return {"name": slurm_node or hostname(), "host": hostname(),
+            "scheduler": "slurm" if os.environ.get("SLURM_JOB_ID") else None,
+            "slurm_node": slurm_node,
+            "slurm_job_id": os.environ.get("SLURM_JOB_ID"),
+            "slurm_cluster": os.environ.get("SLURM_CLUSTER_NAME"),
+            "slurm_partition": os.environ.get("SLURM_JOB_PARTITION")}
 
 
 # -- the whole thing ---------------------------------------------------------------
@@ -313,7 +357,8 @@ def collect(directory="."):
         "mem_available_bytes": int(mi.get("MemAvailable", "0 kB").split()[0]) * 1024,
     }
     # which directory was looked at is not part of the id: its filesystem is
-    return {"schema": SCHEMA, "id": stable_id(stable), "host": hostname(),
+    # `node` is not part of the id either: identical nodes share an id
+    return {"schema": SCHEMA, "id": stable_id(stable), "host": hostname(), "node": node_info(),
             "directory": str(Path(directory).resolve()),
             "stable": stable, "volatile": volatile}
 

@@ -43,6 +43,7 @@ rule hardware_calibration:
     threads: workflow.cores
     resources:
         bench_lock=1,
+        slurm_extra=hardware_slurm_extra,
     conda:
         CONDA_ENV
     log:

@@ -22,6 +22,12 @@ def _gib(n):
     return "none" if n == 0 else (f"{n / 2**30:.1f} GiB" if n else "–")
 
 
+def _container(c):
+    name = c.get("image") or c.get("kind") or "none"
+    image_id = c.get("image_id")
+    return f"{name} (id {image_id[:12]})" if image_id and image_id != name else name
+
+
 def rows(fp, profile=None):
     s = fp["stable"]
     cpu, mem, st = s["cpu"], s["memory"], s["storage"]
@@ -62,7 +68,8 @@ def rows(fp, profile=None):
         ("Mitigations", "vulnerable: " + ", ".join(vulnerable) if vulnerable
                         else "all reported mitigated or not affected"),
         ("Compiler", tc.get("g++") or tc.get("clang") or "–"),
-        ("Container", s["container"].get("image") or s["container"].get("kind") or "none"),
+        ("Container", _container(s["container"])),
+        ("Node", (fp.get("node") or {}).get("name") or fp.get("host") or "–"),
         ("Fingerprint", fp["id"]),
     ]
     return out

@@ -17,7 +17,8 @@ from lsmrepro.atomic import atomic_path
 from lsmrepro.errors import InputError, cli
 
 COLUMNS = ["study", "experiment", "scale", "engine", "dataset", "repetition", "run", "point", "workload",
-           "metric", "op", "subset", "value", "unit", "source", "note", "build_id", "fingerprint"]
+           "metric", "op", "subset", "value", "unit", "source", "note", "build_id", "fingerprint",
+           "node", "image"]
 
 LATENCY_STATS = ["mean", "min", "p50", "p90", "p99", "p999", "max", "count"]
 FACTOR_KEYS = ("study", "experiment", "scale", "dataset", "repetition")
@@ -32,7 +33,7 @@ def point_factors(point):
     return out
 
 
-def _factors(path, meta, engine, build_id="", fingerprint=""):
+def _factors(path, meta, engine, build_id="", fingerprint=None):
     missing = [k for k in FACTOR_KEYS if k not in meta]
     if missing:
         raise InputError(path, "line 1: run.meta", f"keys {', '.join(missing)} expected (lsmbench --meta)")
@@ -50,7 +51,10 @@ def _factors(path, meta, engine, build_id="", fingerprint=""):
         "run": f"{meta['experiment']}/{point}/r{rep}" if point else Path(path).stem,
         "point": point,
         "build_id": build_id,
-        "fingerprint": fingerprint,
+        "fingerprint": (fingerprint or {}).get("id", ""),
+        # where and in what the number was measured (hardware/fingerprint.py)
+        "node": ((fingerprint or {}).get("node") or {}).get("name") or (fingerprint or {}).get("host", ""),
+        "image": (((fingerprint or {}).get("stable") or {}).get("container") or {}).get("image_id") or "",
     }
 
 
@@ -64,7 +68,7 @@ def factors_of(log):
     run = log.run
     fingerprint = run["attached"].get("fingerprint", {}) or {}
     return _factors(log.path, run["meta"], engine_of(run),
-                    (run.get("build_id") or {}).get("id", ""), fingerprint.get("id", ""))
+                    (run.get("build_id") or {}).get("id", ""), fingerprint)
 
 
 def rows_of(log, base=None, prefix="", phases=None):

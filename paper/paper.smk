@@ -46,6 +46,7 @@ rule bench_load:
     threads: workflow.cores
     resources:
         bench_lock=1,
+        slurm_extra=hardware_slurm_extra,
     priority: lambda w: interleaved_priority(load_rows(w)[0].rep)
     conda:
         CONDA_ENV
@@ -90,6 +91,7 @@ rule bench_run:
     threads: workflow.cores
     resources:
         bench_lock=1,
+        slurm_extra=hardware_slurm_extra,
     priority: lambda w: interleaved_priority(w.rep)
     conda:
         CONDA_ENV
