@@ -1,6 +1,8 @@
 """Fixtures of the Python tests (pytest finds them here; never imported by
 name): the repository root and sample run logs shaped like lsmbench's."""
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -65,3 +67,17 @@ def make_log(tmp_path):
     def make(name="leveldb__uniform__r0.jsonl", **kw):
         return str(_write(tmp_path / name, _records(**kw)))
     return make
+
+
+def _build(*engines):
+    """Builds the engines through the workflow (a no-op when up to date)."""
+    targets = [f"build/engines/{e}/bin/lsmbench" for e in engines]
+    r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default", *targets],
+                       cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
+
+
+@pytest.fixture
+def built():
+    """built(*engines): the engines' lsmbench binaries, built if needed."""
+    return _build

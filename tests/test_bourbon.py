@@ -5,12 +5,13 @@ lookups in those runs. The full matrix is documented in engines/bourbon/README.m
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from engines import difftest
-from tests.helpers import REPO
-from tests.test_difftest import built
+
+REPO = Path(__file__).resolve().parent.parent  # the repository root
 
 pytestmark = pytest.mark.e2e
 
@@ -20,7 +21,7 @@ def engine_record(log):
                 or '"type":"engine"' in x)
 
 
-def test_bourbon_group_agrees_and_uses_its_models(tmp_path):
+def test_bourbon_group_agrees_and_uses_its_models(built, tmp_path):
     built("leveldb", "bourbon")
     r = subprocess.run([sys.executable, "-m", "engines.difftest", "--suite", str(difftest.SUITE),
                         "--group", "bourbon-dups", "--work", str(tmp_path)],

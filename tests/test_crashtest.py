@@ -5,19 +5,18 @@ import random
 import pytest
 
 from engines import crashtest
-from tests.test_difftest import built
 
 pytestmark = pytest.mark.e2e
 
 
-def test_wisckey_keeps_every_acknowledged_write(tmp_path):
+def test_wisckey_keeps_every_acknowledged_write(built, tmp_path):
     built("wisckey")
     total, keys = crashtest.run("wisckey", rounds=12, seed=7, build_dir="build", max_wait=0.4,
                                 work=tmp_path)
     assert total > 1000 and keys > 100
 
 
-def test_a_lost_write_is_caught(tmp_path):
+def test_a_lost_write_is_caught(built, tmp_path):
     """The check is not blind: an acknowledged write the store does not
     hold fails the round."""
     built("wisckey")

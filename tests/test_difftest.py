@@ -3,22 +3,18 @@ engines/difftest.yaml must agree, and a disagreement must fail."""
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from engines import difftest
 from lsmrepro.errors import InputError
-from tests.helpers import REPO
+
+REPO = Path(__file__).resolve().parent.parent  # the repository root
 
 pytestmark = pytest.mark.e2e
 
 
-def built(*engines):
-    """Builds the engines through the workflow (a no-op when up to date)."""
-    targets = [f"build/engines/{e}/bin/lsmbench" for e in engines]
-    r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default", *targets],
-                       cwd=REPO, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr[-3000:]
 
 
 def sample_engines():
@@ -26,7 +22,7 @@ def sample_engines():
     return sorted({run.split(":")[0] for g in suite.values() if g.get("sample") for run in g["runs"]})
 
 
-def test_sample_groups_agree(tmp_path):
+def test_sample_groups_agree(built, tmp_path):
     built(*sample_engines())
     r = subprocess.run([sys.executable, "-m", "engines.difftest", "--suite", str(difftest.SUITE),
                         "--sample", "--work", str(tmp_path)], cwd=REPO, capture_output=True, text=True)
@@ -34,7 +30,7 @@ def test_sample_groups_agree(tmp_path):
     assert "identical answers" in r.stdout
 
 
-def test_different_streams_are_told_apart(tmp_path, monkeypatch):
+def test_different_streams_are_told_apart(built, tmp_path, monkeypatch):
     """Two runs whose answers differ (different seeds, so different streams)
     must fail the comparison: the digest is not blind."""
     built("leveldb")

@@ -6,11 +6,13 @@ run log's learned fields (the differential sample is engines/difftest.yaml's
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from lsmrepro import runlog
-from tests.helpers import REPO
+
+REPO = Path(__file__).resolve().parent.parent  # the repository root
 
 pytestmark = pytest.mark.e2e
 

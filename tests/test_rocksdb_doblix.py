@@ -2,18 +2,19 @@
 corruption through RocksDB's API, and a short bounded db_stress run per
 table configuration (the long one: engines/rocksdb-doblix/stress.sh)."""
 import subprocess
+from pathlib import Path
 
 import pytest
 
-from tests.helpers import REPO
-from tests.test_difftest import built
+REPO = Path(__file__).resolve().parent.parent  # the repository root
+
 
 pytestmark = pytest.mark.e2e
 
 DOBLIX = REPO / "engines" / "rocksdb-doblix"
 
 
-def test_table_round_trip_and_corruption():
+def test_table_round_trip_and_corruption(built):
     built("rocksdb", "rocksdb-doblix")
     r = subprocess.run([str(DOBLIX / "run_tests.sh"), "11"], cwd=REPO, capture_output=True,
                        text=True)
@@ -21,7 +22,7 @@ def test_table_round_trip_and_corruption():
     assert "all passed" in r.stdout
 
 
-def test_db_stress_bounded():
+def test_db_stress_bounded(built):
     built("rocksdb")
     r = subprocess.run([str(DOBLIX / "stress.sh"), "--ops", "3000"],
                        cwd=REPO, capture_output=True, text=True)
@@ -29,7 +30,7 @@ def test_db_stress_bounded():
     assert r.stdout.count("ok: db_stress") == 6
 
 
-def test_lsmbench_selects_the_table_by_option(tmp_path):
+def test_lsmbench_selects_the_table_by_option(built, tmp_path):
     """rocksdb-doblix opens DobLIX tables by default, rocksdb the block-based
     ones; -o table= switches either."""
     built("rocksdb", "rocksdb-doblix")

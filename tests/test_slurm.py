@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import REPO
+REPO = Path(__file__).resolve().parent.parent  # the repository root
+
 
 COVERED = ("profiles/slurm/", "tests/slurm/", "tests/test_slurm.py", "hardware/common.smk",
            "hardware/fingerprint.py", "requirements.lock")
