@@ -51,6 +51,7 @@ DEB_PACKAGES = ["gcc", "g++", "clang", "cmake", "make", "ninja-build", "ccache",
 PY_PACKAGES = ["snakemake", "pandas", "numpy", "matplotlib", "seaborn", "jsonschema",
                "PyYAML", "pytest"]
 SYS = Path("/sys")
+CONTAINERENV = Path("/run/.containerenv")   # podman/buildah write it into every container
 
 
 def _read(path, default=None):
@@ -293,7 +294,7 @@ def container_info():
     image's own identity (`build`, from containers/build.sh) hashed."""
     kind, image = None, os.environ.get("LSMBENCH_CONTAINER_IMAGE")
     image_id = os.environ.get("LSMBENCH_CONTAINER_IMAGE_ID")
-    cenv = _read("/run/.containerenv")
+    cenv = _read(CONTAINERENV)
     if cenv is not None:
         kind = "podman/buildah"
         m = re.search(r'^image="?([^"\n]*)"?', cenv, re.M)

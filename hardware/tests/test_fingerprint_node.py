@@ -18,6 +18,11 @@ def test_slurm_node_recorded_not_hashed(tmp_path, monkeypatch):
 
 
 def test_image_identity_changes_the_id(tmp_path, monkeypatch):
+    # what the runtime says must not mask the image identity under test
+    # (this test also runs inside the image: containers/test.sh)
+    monkeypatch.setattr(fingerprint, "CONTAINERENV", tmp_path / "no-containerenv")
+    for var in ("LSMBENCH_IMAGE_INFO", "LSMBENCH_CONTAINER_IMAGE", "LSMBENCH_CONTAINER_IMAGE_ID"):
+        monkeypatch.delenv(var, raising=False)
     plain = fingerprint.collect(tmp_path)
     info = tmp_path / "image.json"
     ids = set()
