@@ -50,7 +50,7 @@ def load_variants(path=VARIANTS, sources=SOURCES):
             raise InputError(path, f"{name}.library_from",
                              f"expected an engine of {Path(path).name} that builds its own library, got {donor!r}")
         for i, layer in enumerate(variant.get("layers", [])):
-            if not (Path(path).parent / layer).is_dir():
+            if not (HERE / layer).is_dir():
                 raise InputError(path, f"{name}.layers.{i}",
                                  f"expected a folder engines/{layer}/, none exists")
     return data
