@@ -9,7 +9,8 @@ With --format SPEC the library is compiled with the variant's
 LEVELDB_TABLE_FORMAT=SPEC, so each database the tests open writes and reads
 the variant's tables: e.g. `--format index=pgm,position_boundary=16`.
 
-Each test program runs on its own with --gtest_output=json; a failing case
+The layers' own tests (`engines/<layer>/tests/*_test.cc`) are built and run
+the same way. Each test program runs on its own with --gtest_output=json; a failing case
 is a regression unless pristine LevelDB 1.23 fails it too (BASELINE, measured
 here) or the variant lists it as skipped, with why, in its folder's
 `upstream_skips.yaml` (case names, applied as a --gtest_filter exclusion).
@@ -58,6 +59,23 @@ def use_system_gtest(cmakelists):
     cmakelists.write_text(text)
 
 
+def add_layer_tests(variant, src):
+    """Each layer's own tests/*_test.cc, built like LevelDB's tests."""
+    names = []
+    for layer in build_engine.layers(variant):
+        for test in sorted((layer / "tests").glob("*_test.cc")):
+            dest = src / "layer_tests" / test.name
+            dest.parent.mkdir(exist_ok=True)
+            shutil.copy2(test, dest)
+            names.append(test.stem)
+    if names:
+        lines = "".join(f'  leveldb_test("layer_tests/{n}.cc")\n' for n in names)
+        text = (src / "CMakeLists.txt").read_text()
+        anchor = '  leveldb_test("db/c_test.c")\n'
+        (src / "CMakeLists.txt").write_text(text.replace(anchor, anchor + lines, 1))
+    return names
+
+
 def skips_of(variant):
     """Case name -> reason, from each layer's upstream_skips.yaml."""
     skips = {}
@@ -68,11 +86,20 @@ def skips_of(variant):
     return skips
 
 
-def run_program(binary, env, skips, out_json):
+def _text(b):
+    return b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
+
+
+def run_program(binary, env, skips, out_json, timeout):
     cmd = [str(binary), f"--gtest_output=json:{out_json}"]
     if skips:
         cmd.append("--gtest_filter=-" + ":".join(sorted(skips)))
-    r = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=binary.parent)
+    try:
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=binary.parent,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        return {f"<timed out after {timeout} s>"}, 0, subprocess.CompletedProcess(
+            cmd, -1, _text(e.stdout), _text(e.stderr))
     failed, total = set(), 0
     if Path(out_json).is_file():
         report = json.loads(Path(out_json).read_text())
@@ -95,6 +122,7 @@ def main(argv=None):
     ap.add_argument("--format", default="", help="LEVELDB_TABLE_FORMAT spec for every test")
     ap.add_argument("--tests", default="", help="comma-separated test programs (default: all)")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=1200, help="seconds per test program")
     args = ap.parse_args(argv)
 
     variant = build_engine.load_variant(args.variant)
@@ -112,6 +140,7 @@ def main(argv=None):
         build_engine.unpack(args.tarball, pin["top_dir"], src)
         build_engine.apply_overlay(args.variant, src, log)
         use_system_gtest(src / "CMakeLists.txt")
+        add_layer_tests(args.variant, src)
         flags = [a for a in build_engine.cmake_args(variant) if not a.startswith("-DLEVELDB_BUILD_TESTS")]
         if parser:
             flags.append(f"-DLEVELDB_TABLE_FORMAT_PARSER={parser}")
@@ -137,7 +166,7 @@ def main(argv=None):
     (work / "tmp").mkdir(exist_ok=True)
     regressions = 0
     for prog in programs:
-        failed, total, r = run_program(bld / prog, env, skips, work / f"{prog}.json")
+        failed, total, r = run_program(bld / prog, env, skips, work / f"{prog}.json", args.timeout)
         expected = BASELINE.get(prog, set())
         new = failed - expected
         regressions += len(new)

@@ -3,6 +3,7 @@
 // LevelDB-generic is leveldb_engine.h; this adds the learned table's
 // options, its index memory, the hooks' events and the lookup breakdown.
 #include "layers/learned/learned_table_format.h"
+#include "layers/learned/level_models.h"
 #include "leveldb_engine.h"
 #include "leveldb_hooks_adapter.h"
 
@@ -26,15 +27,33 @@ class LearnedEngine : public LevelDBEngine {
   std::vector<OptionSpec> ExtraOptionSpecs() const override {
     using OT = OptionSpec::Type;
     return {
-        {"index", OT::kString, "pgm", "learned index of every table (lidx id)",
-         {"fp", "plr", "ft", "pgm", "rs", "plex", "rmi", "alex", "lipp", "dili", "lits"}},
+        {"index", OT::kString, "pgm",
+         "learned index of every table (lidx id), or native: LevelDB's own table (for slr)",
+         {"fp", "plr", "ft", "pgm", "rs", "plex", "rmi", "alex", "lipp", "dili", "lits",
+          "native"}},
+        {"slr", OT::kString, "off",
+         "index=native only: off (LevelDB's search), binary (our reader, counted), eq or ea "
+         "(SLR models)", {"off", "binary", "eq", "ea"}},
+        {"slr_segments", OT::kInt, "20", "slr=eq: segments per model", {}},
+        {"slr_error_threshold", OT::kInt, "100",
+         "worst error before an ea split / an eq bad segment", {}},
+        {"slr_max_segments", OT::kInt, "20", "slr=ea: segments before falling back to binary", {}},
+        {"slr_min_pairs", OT::kInt, "32", "data blocks with fewer entries get no model", {}},
+        {"slr_last_mile", OT::kString, "paper",
+         "paper (exponential for eq, linear for ea), linear, binary or exponential",
+         {"paper", "linear", "binary", "exponential"}},
         {"position_boundary", OT::kInt, "16",
          "predicted range width: error = boundary/2 (plr ft pgm rs plex), block entries (fp), "
          "n/boundary leaves (rmi)", {}},
         {"keep_keys", OT::kBool, "false",
          "packed entries with mapped keys and offsets kept in memory (variable-size entries)", {}},
+        {"index_knobs", OT::kString, "",
+         "extra lidx knobs, name:value;name:value (override the boundary's)", {}},
         {"sstable_size", OT::kInt, "0", "table target bytes (0: max_file_size)", {}},
-        {"granularity", OT::kString, "file", "one model per table (file)", {"file"}},
+        {"granularity", OT::kString, "file",
+         "file: a model per table; level: a model per level over its tables (valid while the "
+         "level is unchanged; LevelDB's file search and the table's own model otherwise)",
+         {"file", "level"}},
         LookupTimers::Spec(),
     };
   }
@@ -48,10 +67,37 @@ class LearnedEngine : public LevelDBEngine {
     }
     c.position_boundary = static_cast<uint64_t>(o.Int("position_boundary"));
     c.keep_keys = o.Bool("keep_keys");
+    c.slr = o.Str("slr");
+    c.slr_segments = static_cast<uint64_t>(o.Int("slr_segments"));
+    c.slr_error_threshold = static_cast<uint64_t>(o.Int("slr_error_threshold"));
+    c.slr_max_segments = static_cast<uint64_t>(o.Int("slr_max_segments"));
+    c.slr_min_pairs = static_cast<uint64_t>(o.Int("slr_min_pairs"));
+    c.slr_last_mile = o.Str("slr_last_mile") == "paper" ? "" : o.Str("slr_last_mile");
+    const std::string& knobs = o.Str("index_knobs");
+    for (size_t pos = 0; pos < knobs.size();) {
+      size_t end = knobs.find(';', pos);
+      if (end == std::string::npos) end = knobs.size();
+      std::string item = knobs.substr(pos, end - pos);
+      size_t colon = item.find(':');
+      if (colon == std::string::npos || colon == 0) {
+        *err = "index_knobs '" + knobs + "': expected name:value;name:value";
+        return false;
+      }
+      c.knobs[item.substr(0, colon)] = item.substr(colon + 1);
+      pos = end + 1;
+    }
     format_ = leveldb::LearnedTableFormat::Make(c, err);
     if (format_ == nullptr) return false;
     options->table_format = format_.get();
     options->hooks = &hooks_;
+    if (o.Str("granularity") == "level") {
+      if (c.index == "lits" || c.index == "native") {
+        *err = "granularity=level needs an integer-key learned index, not '" + c.index + "'";
+        return false;
+      }
+      levels_ = std::make_unique<leveldb::LevelModels>(c, dir());
+      hooks_.Chain(levels_.get());
+    }
     if (o.Int("sstable_size") > 0) options->max_file_size = o.Int("sstable_size");
     timers_.Configure(o.Str("timers"));
     return true;
@@ -69,14 +115,17 @@ class LearnedEngine : public LevelDBEngine {
     }
     leveldb::LearnedTableStats s = format_->Stats();
     const auto& c = format_->config();
-    (*stats)["index_bytes"] = total;
-    (*stats)["index_bytes_source"] =
-        "MemoryBytes() of every open table's model, kept keys and offsets (learned tables)";
+    if (c.index != "native" || c.slr != "off") {  // else LevelDB's index blocks, as leveldb
+      (*stats)["index_bytes"] = total;
+      (*stats)["index_bytes_source"] =
+          "IndexMemoryBytes() of every open table: model, kept keys and offsets (learned), "
+          "index block + models (slr)";
+    }
     (*stats)["learned"] = {
         {"index", c.index},
         {"position_boundary", c.position_boundary},
         {"keep_keys", c.keep_keys},
-        {"granularity", "file"},
+        {"granularity", levels_ ? "level" : "file"},
         {"tables_open", open.size()},
         {"index_bytes_per_table", per_table},
         {"tables_built", s.tables_built},
@@ -85,13 +134,29 @@ class LearnedEngine : public LevelDBEngine {
         {"segments_built", s.segments_built},
         {"model_bytes_written", s.model_bytes_written},
         {"training_seconds", s.train_nanos / 1e9},
-        {"model_write_seconds", s.model_write_nanos / 1e9}};
+        {"model_write_seconds", s.model_write_nanos / 1e9},
+        {"slr", c.slr},
+        {"slr_block_models", s.slr_block_models},
+        {"slr_abandoned", s.slr_abandoned}};
     (*stats)["learning_seconds"] = s.train_nanos / 1e9;
     (*stats)["hooks"] = hooks_.ToJson();
+    if (levels_) {
+      leveldb::LevelModels::Stats ls = levels_->GetStats();
+      (*stats)["learned"]["level_models"] = {{"models_built", ls.models_built},
+                                             {"models_discarded", ls.models_discarded},
+                                             {"training_failures", ls.training_failures},
+                                             {"training_seconds", ls.train_nanos / 1e9},
+                                             {"lookups_by_model", ls.lookups_by_model},
+                                             {"fallbacks", ls.fallbacks},
+                                             {"memory_bytes", ls.memory_bytes},
+                                             {"last_error", ls.last_error}};
+      (*stats)["index_bytes_level_models"] = ls.memory_bytes;
+    }
   }
 
  private:
   std::unique_ptr<leveldb::LearnedTableFormat> format_;
+  std::unique_ptr<leveldb::LevelModels> levels_;  // granularity=level
   HooksRecorder hooks_;
   LookupTimers timers_;
 };

@@ -9,8 +9,10 @@
 
 #include "db/dbformat.h"
 #include "layers/hooks/lookup_trace.h"
+#include "layers/learned/slr_table.h"
 #include "leveldb/comparator.h"
 #include "leveldb/env.h"
+#include "leveldb/filter_policy.h"
 #include "lidx/key_map.h"
 #include "lidx/registry.h"
 #include "lidx/string_index.h"
@@ -22,7 +24,7 @@ namespace leveldb {
 namespace {
 
 constexpr uint64_t kLearnedMagic = 0x6c69647874626c31ull;  // "lidxtbl1"
-constexpr size_t kFooterSize = 72;
+constexpr size_t kFooterSize = 80;
 constexpr uint32_t kFlagKeepKeys = 1;
 constexpr uint32_t kFlagStringIndex = 2;
 constexpr uint32_t kFormatVersion = 1;
@@ -50,7 +52,8 @@ struct Footer {
   uint64_t model_len = 0;
   uint64_t offsets_len = 0;
   uint64_t keys_len = 0;
-  uint32_t meta_crc = 0;       // crc32c of prefix..keys
+  uint64_t filter_len = 0;     // Options::filter_policy's filter of all keys
+  uint32_t meta_crc = 0;       // crc32c of prefix..filter
 
   void EncodeTo(std::string* out) const {
     size_t start = out->size();
@@ -63,6 +66,7 @@ struct Footer {
     PutFixed64(out, model_len);
     PutFixed64(out, offsets_len);
     PutFixed64(out, keys_len);
+    PutFixed64(out, filter_len);
     PutFixed32(out, meta_crc);
     PutFixed32(out, crc32c::Mask(
                         crc32c::Value(out->data() + start, out->size() - start)));
@@ -70,9 +74,9 @@ struct Footer {
   }
   // False (not ours) on a foreign magic; Corruption on a bad footer.
   static Status DecodeFrom(const char* p, Footer* f, bool* ours) {
-    *ours = DecodeFixed64(p + 64) == kLearnedMagic;
+    *ours = DecodeFixed64(p + 72) == kLearnedMagic;
     if (!*ours) return Status::OK();
-    if (crc32c::Unmask(DecodeFixed32(p + 60)) != crc32c::Value(p, 60)) {
+    if (crc32c::Unmask(DecodeFixed32(p + 68)) != crc32c::Value(p, 68)) {
       return Status::Corruption("learned table footer checksum mismatch");
     }
     f->entries_bytes = DecodeFixed64(p);
@@ -84,7 +88,8 @@ struct Footer {
     f->model_len = DecodeFixed64(p + 32);
     f->offsets_len = DecodeFixed64(p + 40);
     f->keys_len = DecodeFixed64(p + 48);
-    f->meta_crc = DecodeFixed32(p + 56);
+    f->filter_len = DecodeFixed64(p + 56);
+    f->meta_crc = DecodeFixed32(p + 64);
     return Status::OK();
   }
 };
@@ -123,11 +128,26 @@ bool ParseLearnedTableConfig(const std::string& spec, LearnedTableConfig* c,
         return false;
       }
       c->keep_keys = v == "true";
+    } else if (k == "slr" || k == "slr_last_mile") {
+      (k == "slr" ? c->slr : c->slr_last_mile) = v;
+    } else if (k == "slr_segments" || k == "slr_min_pairs" || k == "slr_error_threshold" ||
+               k == "slr_max_segments") {
+      char* end = nullptr;
+      uint64_t x = std::strtoull(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0') {
+        *err = k + ": an integer expected, got '" + v + "'";
+        return false;
+      }
+      (k == "slr_segments"    ? c->slr_segments
+       : k == "slr_min_pairs" ? c->slr_min_pairs
+       : k == "slr_max_segments" ? c->slr_max_segments
+                                 : c->slr_error_threshold) = x;
     } else if (k.compare(0, 5, "knob.") == 0) {
       c->knobs[k.substr(5)] = v;
     } else {
       *err = "learned table spec: unknown key '" + k +
-             "' (knows index, position_boundary, keep_keys, knob.NAME)";
+             "' (knows index, position_boundary, keep_keys, slr, slr_segments, slr_min_pairs, "
+             "slr_error_threshold, slr_max_segments, slr_last_mile, knob.NAME)";
       return false;
     }
   }
@@ -248,6 +268,9 @@ class LearnedBuilder : public TableFileBuilder {
             std::string_view(u.data() + prefix.size(), u.size() - prefix.size()));
       }
       s = model.ints->Build(mapped_.data(), n, nullptr);
+      if (s.ok() && c.index == "rmi" && c.knobs.count("leaves") == 0) {
+        s = TuneRmiLeaves(c, n, &model, &err);
+      }
     }
     const uint64_t t1 = Nanos();
     if (!s.ok()) {
@@ -298,6 +321,15 @@ class LearnedBuilder : public TableFileBuilder {
         f.keys_len = 8 * mapped_.size();
       }
     }
+    if (options_.filter_policy != nullptr) {
+      // One filter over the table's keys (LevelDB keeps one per 2 KiB of
+      // data blocks; a learned table has no blocks).
+      std::vector<Slice> keys(n);
+      for (uint64_t i = 0; i < n; i++) keys[i] = KeyAt(i);
+      const size_t before = meta.size();
+      options_.filter_policy->CreateFilter(keys.data(), static_cast<int>(n), &meta);
+      f.filter_len = meta.size() - before;
+    }
     f.meta_crc = crc32c::Mask(crc32c::Value(meta.data(), meta.size()));
     f.EncodeTo(&meta);
     if (status_.ok()) status_ = file_->Append(meta);
@@ -323,6 +355,34 @@ class LearnedBuilder : public TableFileBuilder {
     GetVarint32(&in, &klen);
     GetVarint32(&in, &vlen);
     return Slice(in.data(), klen);
+  }
+
+  // RMI's bound is an outcome of its second-level size (seed 000 §4.2): the
+  // fewest leaves (n / (boundary * 2^k), k = 0, 1, ...) whose mean bound
+  // width over a sample of the keys stays within the position boundary.
+  lidx::Status TuneRmiLeaves(const LearnedTableConfig& c, uint64_t n, Model* model,
+                             std::string* err) {
+    auto mean_width = [&](const lidx::Index<uint64_t>& idx) {
+      const uint64_t step = std::max<uint64_t>(1, n / 1024);
+      double sum = 0;
+      uint64_t count = 0;
+      for (uint64_t i = 0; i < n; i += step, count++) {
+        lidx::Bound b = idx.Search(mapped_[i]);
+        sum += static_cast<double>(b.hi - b.lo);
+      }
+      return count ? sum / count : 0.0;
+    };
+    if (mean_width(*model->ints) > c.position_boundary) return lidx::Status::OK();
+    for (uint64_t k = 1; (n / (c.position_boundary << k)) >= 1 && k < 20; k++) {
+      LearnedTableConfig wider = c;
+      wider.knobs["leaves"] = std::to_string(n / (c.position_boundary << k));
+      Model m;
+      if (!Model::Make(wider, n, &m, err)) return lidx::Status::Error(*err);
+      lidx::Status s = m.ints->Build(mapped_.data(), n, nullptr);
+      if (!s.ok() || mean_width(*m.ints) > c.position_boundary) break;
+      *model = std::move(m);
+    }
+    return lidx::Status::OK();
   }
 
   const LearnedTableFormat* const format_;
@@ -358,8 +418,10 @@ class LearnedReader : public TableReader {
   LearnedReader(const LearnedTableFormat* format, const Options& options,
                 RandomAccessFile* file, uint64_t number, const Footer& f,
                 std::string prefix, Model model, std::vector<uint64_t> offsets,
-                std::vector<uint64_t> keys)
+                std::vector<uint64_t> keys, std::string filter)
       : format_(format),
+        policy_(options.filter_policy),
+        filter_(std::move(filter)),
         icmp_(options.comparator),
         file_(file),
         number_(number),
@@ -456,9 +518,17 @@ class LearnedReader : public TableReader {
 
   // The position of the first entry >= ikey, with its window loaded (the
   // position is n when there is none).
-  Status Find(const Slice& ikey, Window* w, uint64_t* pos) const {
+  Status Find(const Slice& ikey, Window* w, uint64_t* pos, bool use_hint = false) const {
     uint64_t lo, hi;
-    Bound(ikey, &lo, &hi);
+    const trace::LookupContext& ctx = trace::Context();
+    if (use_hint && ctx.has_hint && ctx.hint_file == number_) {
+      // granularity=level: the level model's bound within this table.
+      trace::Count(&trace::LookupTrace::level_model_hits);
+      lo = std::min<uint64_t>(ctx.hint_lo, f_.n);
+      hi = std::min<uint64_t>(ctx.hint_hi, f_.n);
+    } else {
+      Bound(ikey, &lo, &hi);
+    }
     if (lo >= f_.n) {
       *pos = f_.n;
       w->lo = w->hi = f_.n;
@@ -495,9 +565,13 @@ class LearnedReader : public TableReader {
   Status InternalGet(const ReadOptions&, const Slice& k, void* arg,
                      void (*handle_result)(void*, const Slice&,
                                            const Slice&)) override {
+    if (policy_ != nullptr && !filter_.empty()) {
+      trace::ScopedStep step(trace::kLoadIndex);
+      if (!policy_->KeyMayMatch(k, filter_)) return Status::OK();
+    }
     Window w;
     uint64_t pos;
-    Status s = Find(k, &w, &pos);
+    Status s = Find(k, &w, &pos, /*use_hint=*/true);
     if (s.ok() && pos < f_.n) {
       Slice key, value;
       if (pos < w.hi && Entry(w, pos, &key, &value)) {
@@ -511,16 +585,25 @@ class LearnedReader : public TableReader {
     return s;
   }
 
+  // Exact (one read of the model's bound): LevelDB answers from its index
+  // block, at block granularity; a model's bound alone can be far coarser.
   uint64_t ApproximateOffsetOf(const Slice& ikey) const override {
-    uint64_t lo, hi;
-    Bound(ikey, &lo, &hi);
-    return lo >= f_.n ? f_.entries_bytes : Offset(lo);
+    Window w;
+    uint64_t pos;
+    if (!Find(ikey, &w, &pos).ok()) {
+      uint64_t lo, hi;
+      Bound(ikey, &lo, &hi);
+      pos = lo;
+    }
+    return pos >= f_.n ? f_.entries_bytes : Offset(pos);
   }
 
   Iterator* NewIterator(const ReadOptions&) const override;
 
  private:
   const LearnedTableFormat* const format_;
+  const FilterPolicy* const policy_;
+  const std::string filter_;
   const Comparator* const icmp_;  // the DB's internal key comparator
   RandomAccessFile* const file_;
   const uint64_t number_;
@@ -610,8 +693,27 @@ Iterator* LearnedReader::NewIterator(const ReadOptions&) const {
 
 std::unique_ptr<LearnedTableFormat> LearnedTableFormat::Make(
     const LearnedTableConfig& c, std::string* err) {
-  Model probe;
-  if (!Model::Make(c, 1000, &probe, err)) return nullptr;
+  if (c.slr != "off" && c.slr != "binary" && c.slr != "eq" && c.slr != "ea") {
+    *err = "slr: off, binary, eq or ea expected, got '" + c.slr + "'";
+    return nullptr;
+  }
+  if (c.index == "native") {
+    if (c.slr == "eq" || c.slr == "ea") {
+      lidx::Options o{{"error_threshold", std::to_string(c.slr_error_threshold)}};
+      if (!c.slr_last_mile.empty()) o["last_mile"] = c.slr_last_mile;
+      o[c.slr == "eq" ? "segments" : "max_segments"] =
+          std::to_string(c.slr == "eq" ? c.slr_segments : c.slr_max_segments);
+      if (lidx::MakeIndex<uint64_t>("slr-" + c.slr, o, err) == nullptr) return nullptr;
+    }
+  } else {
+    if (c.slr != "off") {
+      *err = "slr=" + c.slr + " searches LevelDB's own index block: it needs index=native, not '" +
+             c.index + "'";
+      return nullptr;
+    }
+    Model probe;
+    if (!Model::Make(c, 1000, &probe, err)) return nullptr;
+  }
   return std::unique_ptr<LearnedTableFormat>(new LearnedTableFormat(c));
 }
 
@@ -623,6 +725,9 @@ TableFileBuilder* LearnedTableFormat::NewBuilder(
       std::strcmp(options.comparator->Name(), "leveldb.InternalKeyComparator") == 0 &&
       static_cast<const InternalKeyComparator*>(options.comparator)->user_comparator() ==
           BytewiseComparator();
+  if (config_.index == "native" && (config_.slr == "off" || config_.slr == "binary")) {
+    return NewNativeTableFileBuilder(options, file);  // LevelDB's own table
+  }
   if (!bytewise) {
     // The key mapping needs bytewise order (LevelDB's upstream tests use
     // other comparators): such tables are LevelDB's own, and counted.
@@ -631,6 +736,7 @@ TableFileBuilder* LearnedTableFormat::NewBuilder(
     AddBuilt(s);
     return NewNativeTableFileBuilder(options, file);
   }
+  if (config_.index == "native") return NewSlrTableBuilder(this, options, file, info);
   return new LearnedBuilder(this, options, file, info);
 }
 
@@ -639,9 +745,15 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
                                 TableReader** reader) const {
   *reader = nullptr;
   const std::string name = TableName(info.number);
-  if (file_size < kFooterSize) {
-    return OpenNativeTableReader(options, file, file_size, reader);
-  }
+  bool slr;
+  Status ss = OpenSlrTable(this, options, file, file_size, info, &slr, reader);
+  if (slr || !ss.ok()) return ss.ok() || !slr ? ss : Status::Corruption(name, ss.ToString());
+  auto native = [&] {
+    return config_.slr == "binary"
+               ? OpenBinaryTable(this, options, file, file_size, info, reader)
+               : OpenNativeTableReader(options, file, file_size, reader);
+  };
+  if (file_size < kFooterSize) return native();
   char buf[kFooterSize];
   Slice in;
   Status s = file->Read(file_size - kFooterSize, kFooterSize, &in, buf);
@@ -650,9 +762,10 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
   bool ours;
   Footer f;
   s = Footer::DecodeFrom(in.data(), &f, &ours);
-  if (!ours) return OpenNativeTableReader(options, file, file_size, reader);
+  if (!ours) return native();
   if (!s.ok()) return Status::Corruption(name, s.ToString());
-  const uint64_t meta_len = uint64_t{f.prefix_len} + f.model_len + f.offsets_len + f.keys_len;
+  const uint64_t meta_len =
+      uint64_t{f.prefix_len} + f.model_len + f.offsets_len + f.keys_len + f.filter_len;
   const bool keep_keys = (f.flags & kFlagKeepKeys) != 0;
   const bool strings = (f.flags & kFlagStringIndex) != 0;
   if (f.version != kFormatVersion ||
@@ -713,8 +826,50 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
       for (uint64_t i = 0; i < f.n; i++) keys[i] = DecodeFixed64(p + 8 * i);
     }
   }
+  p += f.keys_len;
+  std::string filter(p, f.filter_len);
   *reader = new LearnedReader(this, options, file, info.number, f, std::move(prefix),
-                              std::move(model), std::move(offsets), std::move(keys));
+                              std::move(model), std::move(offsets), std::move(keys),
+                              std::move(filter));
+  return Status::OK();
+}
+
+std::map<std::string, std::string> LearnedIndexKnobs(const LearnedTableConfig& c, uint64_t n) {
+  return KnobsFor(c, n);
+}
+
+Status ReadLearnedTableUserKeys(RandomAccessFile* file, uint64_t file_size,
+                                std::vector<std::string>* user_keys) {
+  user_keys->clear();
+  if (file_size < kFooterSize) return Status::NotSupported("not a learned table");
+  char buf[kFooterSize];
+  Slice in;
+  Status s = file->Read(file_size - kFooterSize, kFooterSize, &in, buf);
+  if (!s.ok()) return s;
+  bool ours;
+  Footer f;
+  if (in.size() == kFooterSize) s = Footer::DecodeFrom(in.data(), &f, &ours);
+  if (!s.ok()) return s;
+  if (in.size() != kFooterSize || !ours) return Status::NotSupported("not a learned table");
+  std::string scratch(f.entries_bytes, '\0');
+  Slice entries;
+  s = file->Read(0, f.entries_bytes, &entries, &scratch[0]);
+  if (!s.ok()) return s;
+  if (entries.size() != f.entries_bytes) return Status::Corruption("truncated entries");
+  user_keys->reserve(f.n);
+  const char* p = entries.data();
+  const char* limit = p + entries.size();
+  for (uint64_t i = 0; i < f.n; i++) {
+    const char* e = f.slot_width ? entries.data() + i * f.slot_width : p;
+    uint32_t klen, vlen;
+    e = GetVarint32Ptr(e, limit, &klen);
+    if (e) e = GetVarint32Ptr(e, limit, &vlen);
+    if (e == nullptr || static_cast<uint64_t>(limit - e) < uint64_t{klen} + vlen || klen < 8) {
+      return Status::Corruption("bad entry");
+    }
+    user_keys->emplace_back(e, klen - 8);
+    p = e + klen + vlen;
+  }
   return Status::OK();
 }
 
@@ -737,6 +892,8 @@ void LearnedTableFormat::AddBuilt(const LearnedTableStats& s) const {
   stats_.model_bytes_written += s.model_bytes_written;
   stats_.train_nanos += s.train_nanos;
   stats_.model_write_nanos += s.model_write_nanos;
+  stats_.slr_block_models += s.slr_block_models;
+  stats_.slr_abandoned += s.slr_abandoned;
 }
 
 void LearnedTableFormat::Register(uint64_t number, size_t bytes) const {

@@ -38,6 +38,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "layers/hooks/table_format.h"
 
@@ -48,6 +49,15 @@ struct LearnedTableConfig {
   uint64_t position_boundary = 16;  // width of the predicted position range
   bool keep_keys = false;     // packed entries + mapped keys/offsets in memory
   std::map<std::string, std::string> knobs;  // extra lidx knobs (override)
+  // index = "native": LevelDB's own table layout, searched as `slr` says:
+  // off (LevelDB's code), binary (our reader, counting comparisons), eq or
+  // ea (SLR models, slr_table.h).
+  std::string slr = "off";
+  uint64_t slr_segments = 20;         // slr-eq segments
+  uint64_t slr_error_threshold = 100; // worst error before a split / bad segment
+  uint64_t slr_max_segments = 20;     // slr-ea segment budget
+  uint64_t slr_min_pairs = 32;        // data blocks with fewer entries: no model
+  std::string slr_last_mile;          // linear|binary|exponential; "" = paper's
 };
 
 // Parses "index=pgm,position_boundary=16,keep_keys=true,knob.epsilon_recursive=4".
@@ -62,6 +72,8 @@ struct LearnedTableStats {
   uint64_t model_bytes_written = 0;
   uint64_t train_nanos = 0;
   uint64_t model_write_nanos = 0;
+  uint64_t slr_block_models = 0;     // data blocks given an SLR model
+  uint64_t slr_abandoned = 0;        // slr-ea models over budget: binary search
 };
 
 class LearnedTableFormat : public TableFormat {
@@ -94,6 +106,16 @@ class LearnedTableFormat : public TableFormat {
   mutable LearnedTableStats stats_;
   mutable std::map<uint64_t, size_t> open_;
 };
+
+class RandomAccessFile;
+
+// For level models (level_models.h): the user keys of a learned table, in
+// order (NotSupported for other tables), and the lidx knobs `c` gives an
+// index over n keys.
+Status ReadLearnedTableUserKeys(RandomAccessFile* file, uint64_t file_size,
+                                std::vector<std::string>* user_keys);
+std::map<std::string, std::string> LearnedIndexKnobs(const LearnedTableConfig& c,
+                                                     uint64_t n);
 
 }  // namespace leveldb
 
