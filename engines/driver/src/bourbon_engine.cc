@@ -13,37 +13,6 @@ namespace lsmbench {
 
 namespace {
 
-// Options::hooks takes one observer: Bourbon's, and the recorder every
-// leveldb-hooks engine logs (per-level lookups, lifetimes, compactions).
-class HooksTee : public leveldb::LsmHooks {
- public:
-  HooksTee(leveldb::LsmHooks* first, leveldb::LsmHooks* second) : a_(first), b_(second) {}
-  void OnFileCreated(const leveldb::FileEvent& e) override {
-    a_->OnFileCreated(e);
-    b_->OnFileCreated(e);
-  }
-  void OnFileDeleted(const leveldb::FileEvent& e) override {
-    a_->OnFileDeleted(e);
-    b_->OnFileDeleted(e);
-  }
-  void OnFileLookup(int level, uint64_t number, bool found) override {
-    a_->OnFileLookup(level, number, found);
-    b_->OnFileLookup(level, number, found);
-  }
-  bool FindFileInLevel(int level, const std::vector<leveldb::FileMetaData*>& files,
-                       const leveldb::Slice& internal_key, uint32_t* index) override {
-    return a_->FindFileInLevel(level, files, internal_key, index);
-  }
-  void OnCompaction(const leveldb::CompactionEvent& e) override {
-    a_->OnCompaction(e);
-    b_->OnCompaction(e);
-  }
-
- private:
-  leveldb::LsmHooks* const a_;
-  leveldb::LsmHooks* const b_;
-};
-
 class BourbonEngine : public LevelDBEngine {
  public:
   ~BourbonEngine() override { Close(); }
@@ -58,7 +27,6 @@ class BourbonEngine : public LevelDBEngine {
   void Close() override {
     if (bourbon_) bourbon_->Detach();
     LevelDBEngine::Close();  // table readers go with the DB
-    tee_.reset();
     bourbon_.reset();
   }
 
@@ -113,9 +81,11 @@ class BourbonEngine : public LevelDBEngine {
     options->block_restart_interval = 1;
     learning_ = learning;
     bourbon_ = std::make_unique<leveldb::bourbon::Bourbon>(c, *options, dir_);
-    tee_ = std::make_unique<HooksTee>(bourbon_.get(), &hooks_);
+    // The shared recorder (per-level lookups, lifetimes, compactions)
+    // forwards every event to Bourbon.
+    hooks_.Chain(bourbon_.get());
     options->table_format = bourbon_.get();
-    options->hooks = tee_.get();
+    options->hooks = &hooks_;
     timers_.Configure(o.Str("timers"));
     return true;
   }
@@ -135,7 +105,6 @@ class BourbonEngine : public LevelDBEngine {
   std::string learning_;
   bool never_ = false;
   std::unique_ptr<leveldb::bourbon::Bourbon> bourbon_;
-  std::unique_ptr<HooksTee> tee_;
   HooksRecorder hooks_;
   LookupTimers timers_;
 };

@@ -402,6 +402,26 @@ void Bourbon::FinishDeleted(uint64_t now_us) {
       if (std::string(f.state) == "waiting" || std::string(f.state) == "queued") {
         f.state = "deleted_unlearned";
       }
+      const int level = f.level.load();
+      if (level >= 0 && level < 7) {
+        FinishedLevel& agg = finished_levels_[level];
+        uint64_t n = 0, p = 0;
+        for (int path = 0; path < kNumPaths; path++) {
+          agg.ticks[0][path] += f.negative_ticks[path];
+          agg.lookups[0][path] += f.negative[path];
+          agg.ticks[1][path] += f.positive_ticks[path];
+          agg.lookups[1][path] += f.positive[path];
+          n += f.negative[path];
+          p += f.positive[path];
+        }
+        // Very short-lived files (under T_wait) do not predict lookups.
+        if (f.deleted_us >= f.created_us + t_wait_ns_.load() / 1000) {
+          agg.count++;
+          agg.size += f.size;
+          agg.negative += n;
+          agg.positive += p;
+        }
+      }
       finished_.push_back(*it);
       it = graveyard_.erase(it);
     } else {
@@ -413,30 +433,25 @@ void Bourbon::FinishDeleted(uint64_t now_us) {
 double Bourbon::EstimateBenefitMinusCost(const FileState& f, double* benefit,
                                          double* cost) const {
   const int level = f.level.load();
-  const uint64_t t_wait_us = t_wait_ns_.load() / 1000;
-  // Files of this level that lived their lives (the very short-lived
-  // ones, under T_wait, filtered out).
-  uint64_t count = 0, size = 0, nn = 0, np = 0;
-  uint64_t bn_ticks = 0, bn = 0, bp_ticks = 0, bp = 0;
-  for (const auto& g : finished_) {
-    if (g->level.load() != level || g->deleted_us < g->created_us + t_wait_us) {
-      continue;
-    }
-    count++;
-    size += g->size;
-    for (int p = 0; p < kNumPaths; p++) {
-      nn += g->negative[p];
-      np += g->positive[p];
-    }
+  if (level < 0 || level >= 7) {
+    *benefit = *cost = 0;
+    return std::numeric_limits<double>::infinity();
   }
+  // Files of this level that lived their lives (FinishDeleted's sums).
+  const FinishedLevel& agg = finished_levels_[level];
+  const uint64_t count = agg.count, size = agg.size, nn = agg.negative, np = agg.positive;
   if (count < static_cast<uint64_t>(config_.cba_min_finished)) {
     *benefit = *cost = 0;
     return std::numeric_limits<double>::infinity();  // bootstrapping: learn
   }
-  // Model path times of this level's files, live or finished.
-  uint64_t mn_ticks = 0, mn = 0, mp_ticks = 0, mp = 0;
-  auto add = [&](const FileState& g) {
-    if (g.level.load() != level) return;
+  // Model and baseline path times of this level's files, finished or live.
+  uint64_t mn_ticks = agg.ticks[0][kFileModelPath], mn = agg.lookups[0][kFileModelPath];
+  uint64_t mp_ticks = agg.ticks[1][kFileModelPath], mp = agg.lookups[1][kFileModelPath];
+  uint64_t bn_ticks = agg.ticks[0][kBaselinePath], bn = agg.lookups[0][kBaselinePath];
+  uint64_t bp_ticks = agg.ticks[1][kBaselinePath], bp = agg.lookups[1][kBaselinePath];
+  for (const auto& kv : live_) {
+    const FileState& g = *kv.second;
+    if (g.level.load() != level) continue;
     mn_ticks += g.negative_ticks[kFileModelPath];
     mn += g.negative[kFileModelPath];
     mp_ticks += g.positive_ticks[kFileModelPath];
@@ -445,9 +460,7 @@ double Bourbon::EstimateBenefitMinusCost(const FileState& f, double* benefit,
     bn += g.negative[kBaselinePath];
     bp_ticks += g.positive_ticks[kBaselinePath];
     bp += g.positive[kBaselinePath];
-  };
-  for (const auto& g : finished_) add(*g);
-  for (const auto& kv : live_) add(*kv.second);
+  }
   if (mn + mp == 0) {
     *benefit = *cost = 0;
     return std::numeric_limits<double>::infinity();  // no model times yet

@@ -169,6 +169,13 @@ class Bourbon : public TableFormat, public LsmHooks {
   uint64_t learned_entries_ = 0, learned_bytes_ = 0;
   uint64_t level_segments_[7] = {}, level_model_bytes_[7] = {};
   uint64_t level_attempted_generation_[7] = {};
+  // Statistics of the files each level has finished (FinishDeleted), so the
+  // analyzer never rescans every file that ever lived.
+  struct FinishedLevel {
+    uint64_t count = 0, size = 0, negative = 0, positive = 0;  // lifetime >= T_wait
+    uint64_t ticks[2][3] = {}, lookups[2][3] = {};  // [negative, positive][path]
+  };
+  FinishedLevel finished_levels_[7];
   uint64_t level_changes_[7] = {}, level_learnings_[7] = {};
   uint64_t level_failed_[7] = {}, level_learn_ns_[7] = {};
 
