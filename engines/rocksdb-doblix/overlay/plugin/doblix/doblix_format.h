@@ -20,7 +20,7 @@
 namespace ROCKSDB_NAMESPACE {
 
 // echo rocksdb.table.doblix | sha1sum, the leading 64 bits.
-constexpr uint64_t kDoblixTableMagicNumber = 0x3e9f1c44b2d40b57ull;
+constexpr uint64_t kDoblixTableMagicNumber = 0x4a02457cf6b44895ull;
 constexpr uint32_t kDoblixFormatVersion = 1;
 constexpr size_t kDoblixBlockTrailerSize = 4;
 
