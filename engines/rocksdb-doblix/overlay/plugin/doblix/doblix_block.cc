@@ -3,7 +3,6 @@
 #include "db/dbformat.h"
 #include "plugin/doblix/doblix_format.h"
 #include "util/coding.h"
-#include "util/crc32c.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -28,8 +27,7 @@ void DoblixBlock::Encode(const std::vector<Slice>& keys, const std::vector<Slice
   }
   for (uint32_t o : offsets) PutFixed32(out, o);
   PutFixed32(out, static_cast<uint32_t>(offsets.size()));
-  uint32_t crc = crc32c::Value(out->data() + start, out->size() - start);
-  PutFixed32(out, crc32c::Mask(crc));
+  PutFixed32(out, DoblixChecksum(out->data() + start, out->size() - start));
 }
 
 Status DoblixBlock::Parse(const Slice& contents, bool verify_checksum) {
@@ -38,8 +36,7 @@ Status DoblixBlock::Parse(const Slice& contents, bool verify_checksum) {
   }
   const size_t body = contents.size() - kDoblixBlockTrailerSize;
   if (verify_checksum) {
-    uint32_t stored = crc32c::Unmask(DecodeFixed32(contents.data() + body));
-    if (stored != crc32c::Value(contents.data(), body)) {
+    if (DecodeFixed32(contents.data() + body) != DoblixChecksum(contents.data(), body)) {
       return Status::Corruption("doblix data block: checksum mismatch");
     }
   }

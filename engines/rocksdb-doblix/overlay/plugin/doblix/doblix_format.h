@@ -9,7 +9,7 @@
 // block's user keys] then per entry [varint32 suffix length][varint32 value
 // length][user-key suffix + 8-byte internal trailer][value], then one
 // fixed32 offset per entry (the paper's KVs Addr array), fixed32 entry
-// count, and a fixed32 masked CRC32C of everything before it.
+// count, and a fixed32 checksum of everything before it (DoblixChecksum).
 #pragma once
 
 #include <cstdint>
@@ -20,7 +20,7 @@
 namespace ROCKSDB_NAMESPACE {
 
 // echo rocksdb.table.doblix | sha1sum, the leading 64 bits.
-constexpr uint64_t kDoblixTableMagicNumber = 0x3e9f1c44b2d40b57ull;
+constexpr uint64_t kDoblixTableMagicNumber = 0x4a02457cf6b44895ull;
 constexpr uint32_t kDoblixFormatVersion = 1;
 constexpr size_t kDoblixBlockTrailerSize = 4;
 
@@ -33,6 +33,11 @@ extern const std::string kDoblixPropError;         // E used to build
 extern const std::string kDoblixPropMaxBlock;      // B_max used to build
 extern const std::string kDoblixPropTrainMicros;   // model training time
 extern const std::string kDoblixPropWriteMicros;   // serialization time
+
+// The checksum of data, model and range-deletion blocks: XXH3 as RocksDB
+// computes it for its default block checksum (kXXH3), hardware-independent
+// and fast (CRC32C falls back to a slow table in a PORTABLE build).
+uint32_t DoblixChecksum(const char* data, size_t n);
 
 // Big-endian integer of the 8 bytes of `user_key` after its first `skip`
 // bytes, zero-padded: order-preserving (a < b bytewise implies

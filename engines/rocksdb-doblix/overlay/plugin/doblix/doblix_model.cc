@@ -6,7 +6,6 @@
 
 #include "plugin/doblix/doblix_format.h"
 #include "util/coding.h"
-#include "util/crc32c.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -69,14 +68,13 @@ void DoblixModel::EncodeTo(std::string* out) const {
       prev = b;
     }
   }
-  PutFixed32(out, crc32c::Mask(crc32c::Value(out->data() + start, out->size() - start)));
+  PutFixed32(out, DoblixChecksum(out->data() + start, out->size() - start));
 }
 
 Status DoblixModel::DecodeFrom(const Slice& block) {
   if (block.size() < 8) return Status::Corruption("doblix model block: truncated");
   const size_t body = block.size() - 4;
-  if (crc32c::Unmask(DecodeFixed32(block.data() + body)) !=
-      crc32c::Value(block.data(), body)) {
+  if (DecodeFixed32(block.data() + body) != DoblixChecksum(block.data(), body)) {
     return Status::Corruption("doblix model block: checksum mismatch");
   }
   Slice in(block.data(), body);

@@ -16,7 +16,6 @@
 #include "table/format.h"
 #include "table/meta_blocks.h"
 #include "util/coding.h"
-#include "util/crc32c.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -228,7 +227,7 @@ Status DoblixTableBuilder::Finish() {
     PutLengthPrefixedSlice(&range_dels, range_del_keys_[i]);
     PutLengthPrefixedSlice(&range_dels, range_del_values_[i]);
   }
-  PutFixed32(&range_dels, crc32c::Mask(crc32c::Value(range_dels.data(), range_dels.size())));
+  PutFixed32(&range_dels, DoblixChecksum(range_dels.data(), range_dels.size()));
   handle.set_offset(offset_);
   handle.set_size(range_dels.size());
   if (!Append(range_dels).ok()) return status_;

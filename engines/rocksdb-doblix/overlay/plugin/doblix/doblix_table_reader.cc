@@ -17,7 +17,6 @@
 #include "table/get_context.h"
 #include "table/meta_blocks.h"
 #include "util/coding.h"
-#include "util/crc32c.h"
 #include "util/vector_iterator.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -97,7 +96,7 @@ Status DoblixTableReader::LoadRangeDeletions(uint64_t file_size) {
   };
   if (in.size() < 4) return bad("truncated");
   const size_t body = in.size() - 4;
-  if (crc32c::Unmask(DecodeFixed32(in.data() + body)) != crc32c::Value(in.data(), body)) {
+  if (DecodeFixed32(in.data() + body) != DoblixChecksum(in.data(), body)) {
     return bad("checksum mismatch");
   }
   in = Slice(in.data(), body);
