@@ -62,7 +62,7 @@ def use_system_gtest(cmakelists):
 def add_layer_tests(variant, src):
     """Each layer's own tests/*_test.cc, built like LevelDB's tests."""
     names = []
-    for layer in build_engine.layers(variant):
+    for layer in registry.layers(variant):
         for test in sorted((layer / "tests").glob("*_test.cc")):
             dest = src / "layer_tests" / test.name
             dest.parent.mkdir(exist_ok=True)
