@@ -39,7 +39,7 @@ rule bench_load:
         f"{RESULTS}/{{scale}}/benchmarks/loads/{{load}}.tsv"
     params:
         py=PY,
-        limit=lambda w: bench_memory_limit(load_rows(w)[0]) or hardware_memory_limit(w),
+        limit=lambda w: bench_memory_limit(load_rows(w)[0], "load") or hardware_memory_limit(w),
         unenforced=hardware_unenforced_flag,
         args=lambda w: " ".join(load_rows(w)[0].load_args),
     # The machine to itself: no build or generator competes for its cores.
