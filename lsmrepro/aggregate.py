@@ -96,6 +96,10 @@ def rows_of(log, base=None, prefix="", phases=None):
         elif kind == "breakdown":
             for step, value in d["per_op"].items():
                 out.append(row(rec, f"{d['scope']}_{step}_per_op", value, "ns"))
+            # Step totals over the run: per_op divides by gets, so the range
+            # lookups' seek and scan phases are read as totals.
+            for step, value in (d.get("steps") or {}).items():
+                out.append(row(rec, f"{d['scope']}_{step}_total", value, "ns"))
             # Step counters (comparisons, bytes loaded, segments touched, ...).
             for name, value in (d.get("counters") or {}).items():
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
