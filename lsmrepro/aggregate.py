@@ -110,12 +110,13 @@ def rows_of(log, base=None, prefix="", phases=None):
                     unit = "bytes" if key.endswith("bytes") else "s" if key.endswith("seconds") else ""
                     out.append(row(rec, f"{prefix}{key}", value, unit))
             # The LSM hooks' compaction totals (leveldb-hooks engines): count,
-            # seconds, training_seconds, model_write_seconds, kv_io_seconds.
+            # seconds, training_seconds, model_write_seconds, kv_io_seconds, as
+            # hooks_compaction_* (the engine record has its own compaction_seconds).
             totals = (d.get("hooks") or {}).get("compaction_totals") or {}
             for key, value in totals.items():
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
                     unit = "s" if key.endswith("seconds") else ""
-                    out.append(row(rec, f"{prefix}compaction_{key}", value, unit))
+                    out.append(row(rec, f"{prefix}hooks_compaction_{key}", value, unit))
         elif kind == "check":
             out.append(row(rec, "answers_verified", d["verified"], "ops"))
             out.append(row(rec, "answers_wrong", d["wrong"], "ops"))
