@@ -5,7 +5,7 @@ the thresholds in the spec (`params`): a measured ratio <= good_max is ✓,
 factor; no data is —. Each mark is printed with the ratio it came from.
 
   memory   index bytes over FP's (boundary 16, mapped keys not kept), worst dataset
-  lookup   point-lookup latency over the fastest index's, worst dataset
+  lookup   point-lookup latency over the fastest index's, median dataset
   rebuild  training time over compaction time under inserts, worst dataset
   seek     range-lookup latency over FP's (boundary 16), worst scan length
 """
@@ -20,12 +20,14 @@ def _at16(frame):
     return f[pd.to_numeric(f["position_boundary"], errors="coerce") == 16]
 
 
-def _relative(frame, by, to=None):
-    """Worst (over `by` groups) ratio of each index's mean to `to`'s mean,
-    or to the smallest index mean of the group."""
+def _relative(frame, by, to=None, over="max"):
+    """Each index's mean over `to`'s mean (or the group's smallest index
+    mean) per `by` group, then the worst (`max`) or `median` over groups."""
+    if frame.empty:
+        return pd.Series(dtype=float)
     m = frame.groupby(by + ["index"])["value"].mean().unstack("index")
     base = m[to] if to is not None and to in m.columns else m.min(axis=1)
-    return m.div(base.where(base > 0), axis=0).max(axis=0)
+    return getattr(m.div(base.where(base > 0), axis=0), over)(axis=0)
 
 
 def _mark(value, limits):
@@ -39,7 +41,7 @@ def figure(rows, spec):
     limits = spec["params"]
     point = rows[rows["experiment"].isin(["fig7", "fig8"])]
     memory = _relative(_at16(le.memory_mib(point)), ["dataset"], "fp")
-    lookup = _relative(_at16(le.latency_us(point)), ["dataset"])
+    lookup = _relative(_at16(le.latency_us(point)), ["dataset"], over="median")
     comp = le.compaction_parts(rows[rows["experiment"].isin(["fig11", "fig10d"])])
     wide = comp.pivot_table(index=["run", "dataset", "index"], columns="part", values="value").reset_index() \
         if len(comp) else pd.DataFrame(columns=["dataset", "index", "training", "compaction"])
@@ -50,8 +52,7 @@ def figure(rows, spec):
         rebuild = pd.Series(dtype=float)
     rng = rows[rows["experiment"] == "fig9"]
     scan = le.per_run(rng, "latency_mean", 1e-3, op="scan", subset="all")
-    seek = _relative(scan[pd.to_numeric(scan["position_boundary"], errors="coerce") == 16], ["workload"], "fp") \
-        if len(scan) else pd.Series(dtype=float)
+    seek = _relative(scan[pd.to_numeric(scan["position_boundary"], errors="coerce") == 16], ["workload"], "fp")
     failed = plotting.failures(rows)
     # the figures each factor is measured in: a failure there is ✗ for it
     sources = {"memory": ["fig7", "fig8"], "lookup": ["fig7", "fig8"], "rebuild": ["fig11", "fig10d"], "seek": ["fig9"]}
