@@ -154,3 +154,13 @@ def test_memory_limit_as_a_share_of_the_database(tmp_path):
     assert db_share_limit(tmp_path, "50%db+1KiB") == 1000 + 1024
     with pytest.raises(InputError):
         db_share_limit(tmp_path, "half%db")
+
+
+@given(st.integers(1, 10**9), st.integers(1, 100), st.one_of(st.none(), st.integers(1, 10**9)),
+       st.one_of(st.none(), st.integers(1, 100)))
+def test_scale_counts_never_exceed_the_papers(ops, reps, max_ops, max_reps):
+    fig = {"ops": ops, "repetitions": reps}
+    caps = {k: v for k, v in (("max_ops", max_ops), ("max_repetitions", max_reps)) if v is not None}
+    got = studies.counts({"counts": {**caps, "figures": {}}}, "s", "f", fig)
+    assert 1 <= got["ops"] <= ops and 1 <= got["repetitions"] <= reps
+    assert got["ops"] == min(ops, max_ops or ops) and got["repetitions"] == min(reps, max_reps or reps)
