@@ -6,6 +6,7 @@
 #ifndef LSMBENCH_LEVELDB_HOOKS_ADAPTER_H_
 #define LSMBENCH_LEVELDB_HOOKS_ADAPTER_H_
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -20,17 +21,26 @@
 
 namespace lsmbench {
 
-// Records the hooks' events. Called from LevelDB's threads: one mutex.
+// Records the hooks' events (called from LevelDB's threads: one mutex) and
+// forwards each to the fork's own hooks, if any (Chain).
 class HooksRecorder : public leveldb::LsmHooks {
  public:
   static constexpr int kLevels = 7;
 
+  void Chain(leveldb::LsmHooks* next) { next_ = next; }
+  bool FindFileInLevel(int level, const std::vector<leveldb::FileMetaData*>& files,
+                       const leveldb::Slice& internal_key, uint32_t* index) override {
+    return next_ != nullptr && next_->FindFileInLevel(level, files, internal_key, index);
+  }
+
   void OnFileCreated(const leveldb::FileEvent& e) override {
+    if (next_ != nullptr) next_->OnFileCreated(e);
     std::lock_guard<std::mutex> l(mu_);
     born_[e.number] = e.micros;
     created_[Level(e.level)]++;
   }
   void OnFileDeleted(const leveldb::FileEvent& e) override {
+    if (next_ != nullptr) next_->OnFileDeleted(e);
     std::lock_guard<std::mutex> l(mu_);
     auto it = born_.find(e.number);
     if (it == born_.end()) return;  // created before this process opened the DB
@@ -39,12 +49,14 @@ class HooksRecorder : public leveldb::LsmHooks {
     deleted_[lv]++;
     born_.erase(it);
   }
-  void OnFileLookup(int level, uint64_t, bool found) override {
+  void OnFileLookup(int level, uint64_t number, bool found) override {
+    if (next_ != nullptr) next_->OnFileLookup(level, number, found);
     // Version::Get runs on the caller's thread; counters per level.
     std::lock_guard<std::mutex> l(mu_);
     (found ? positive_ : negative_)[Level(level)]++;
   }
   void OnCompaction(const leveldb::CompactionEvent& e) override {
+    if (next_ != nullptr) next_->OnCompaction(e);
     std::lock_guard<std::mutex> l(mu_);
     const double total = e.micros * 1e3, train = e.train_nanos, write = e.model_write_nanos;
     compactions_.push_back({{"flush", e.flush},
@@ -89,6 +101,7 @@ class HooksRecorder : public leveldb::LsmHooks {
 
  private:
   static int Level(int l) { return l < 0 ? 0 : l >= kLevels ? kLevels - 1 : l; }
+  leveldb::LsmHooks* next_ = nullptr;
   std::mutex mu_;
   std::map<uint64_t, uint64_t> born_;
   uint64_t created_[kLevels] = {}, deleted_[kLevels] = {}, lifetime_us_[kLevels] = {};
@@ -115,6 +128,7 @@ class LookupTimers {
     leveldb::trace::ResetThisThread();
     for (auto& s : sum_) s = 0;
     for (auto& c : count_) c = 0;
+    for (auto& v : samples_) v.clear();
     gets_ = 0;
   }
   template <typename F>
@@ -126,8 +140,10 @@ class LookupTimers {
     auto t0 = std::chrono::steady_clock::now();
     auto r = get();
     auto t1 = std::chrono::steady_clock::now();
-    sum_[on] += std::chrono::duration<double, std::nano>(t1 - t0).count();
+    const double ns = std::chrono::duration<double, std::nano>(t1 - t0).count();
+    sum_[on] += ns;
     count_[on]++;
+    if (samples_[on].size() < kMaxSamples) samples_[on].push_back(static_cast<float>(ns));
     leveldb::trace::SetTracing(false);
     return r;
   }
@@ -165,17 +181,30 @@ class LookupTimers {
         {"timers", mode_}};
     if (mode_ == "alternate") {
       double on = count_[1] ? sum_[1] / count_[1] : 0, off = count_[0] ? sum_[0] / count_[0] : 0;
+      // Medians too: on a shared machine a few preempted gets move the means.
+      double p50_on = Median(samples_[1]), p50_off = Median(samples_[0]);
       rec["timer_overhead"] = {{"gets_timed_on", count_[1]},
                                {"gets_timed_off", count_[0]},
                                {"mean_ns_on", on},
                                {"mean_ns_off", off},
-                               {"overhead_fraction", off > 0 ? on / off - 1 : 0.0}};
+                               {"overhead_fraction", off > 0 ? on / off - 1 : 0.0},
+                               {"p50_ns_on", p50_on},
+                               {"p50_ns_off", p50_off},
+                               {"p50_overhead_fraction", p50_off > 0 ? p50_on / p50_off - 1 : 0.0}};
     }
     return {rec};
   }
 
  private:
+  static constexpr size_t kMaxSamples = 1 << 22;
+  static double Median(std::vector<float> v) {
+    if (v.empty()) return 0;
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  }
+
   std::string mode_ = "off";
+  std::vector<float> samples_[2];
   double sum_[2] = {0, 0};
   uint64_t count_[2] = {0, 0};
   uint64_t gets_ = 0;

@@ -268,6 +268,9 @@ class LearnedBuilder : public TableFileBuilder {
             std::string_view(u.data() + prefix.size(), u.size() - prefix.size()));
       }
       s = model.ints->Build(mapped_.data(), n, nullptr);
+      if (s.ok() && c.index == "rmi" && c.knobs.count("leaves") == 0) {
+        s = TuneRmiLeaves(c, n, &model, &err);
+      }
     }
     const uint64_t t1 = Nanos();
     if (!s.ok()) {
@@ -352,6 +355,34 @@ class LearnedBuilder : public TableFileBuilder {
     GetVarint32(&in, &klen);
     GetVarint32(&in, &vlen);
     return Slice(in.data(), klen);
+  }
+
+  // RMI's bound is an outcome of its second-level size (seed 000 §4.2): the
+  // fewest leaves (n / (boundary * 2^k), k = 0, 1, ...) whose mean bound
+  // width over a sample of the keys stays within the position boundary.
+  lidx::Status TuneRmiLeaves(const LearnedTableConfig& c, uint64_t n, Model* model,
+                             std::string* err) {
+    auto mean_width = [&](const lidx::Index<uint64_t>& idx) {
+      const uint64_t step = std::max<uint64_t>(1, n / 1024);
+      double sum = 0;
+      uint64_t count = 0;
+      for (uint64_t i = 0; i < n; i += step, count++) {
+        lidx::Bound b = idx.Search(mapped_[i]);
+        sum += static_cast<double>(b.hi - b.lo);
+      }
+      return count ? sum / count : 0.0;
+    };
+    if (mean_width(*model->ints) > c.position_boundary) return lidx::Status::OK();
+    for (uint64_t k = 1; (n / (c.position_boundary << k)) >= 1 && k < 20; k++) {
+      LearnedTableConfig wider = c;
+      wider.knobs["leaves"] = std::to_string(n / (c.position_boundary << k));
+      Model m;
+      if (!Model::Make(wider, n, &m, err)) return lidx::Status::Error(*err);
+      lidx::Status s = m.ints->Build(mapped_.data(), n, nullptr);
+      if (!s.ok() || mean_width(*m.ints) > c.position_boundary) break;
+      *model = std::move(m);
+    }
+    return lidx::Status::OK();
   }
 
   const LearnedTableFormat* const format_;
@@ -487,9 +518,17 @@ class LearnedReader : public TableReader {
 
   // The position of the first entry >= ikey, with its window loaded (the
   // position is n when there is none).
-  Status Find(const Slice& ikey, Window* w, uint64_t* pos) const {
+  Status Find(const Slice& ikey, Window* w, uint64_t* pos, bool use_hint = false) const {
     uint64_t lo, hi;
-    Bound(ikey, &lo, &hi);
+    const trace::LookupContext& ctx = trace::Context();
+    if (use_hint && ctx.has_hint && ctx.hint_file == number_) {
+      // granularity=level: the level model's bound within this table.
+      trace::Count(&trace::LookupTrace::level_model_hits);
+      lo = std::min<uint64_t>(ctx.hint_lo, f_.n);
+      hi = std::min<uint64_t>(ctx.hint_hi, f_.n);
+    } else {
+      Bound(ikey, &lo, &hi);
+    }
     if (lo >= f_.n) {
       *pos = f_.n;
       w->lo = w->hi = f_.n;
@@ -532,7 +571,7 @@ class LearnedReader : public TableReader {
     }
     Window w;
     uint64_t pos;
-    Status s = Find(k, &w, &pos);
+    Status s = Find(k, &w, &pos, /*use_hint=*/true);
     if (s.ok() && pos < f_.n) {
       Slice key, value;
       if (pos < w.hi && Entry(w, pos, &key, &value)) {
@@ -546,10 +585,17 @@ class LearnedReader : public TableReader {
     return s;
   }
 
+  // Exact (one read of the model's bound): LevelDB answers from its index
+  // block, at block granularity; a model's bound alone can be far coarser.
   uint64_t ApproximateOffsetOf(const Slice& ikey) const override {
-    uint64_t lo, hi;
-    Bound(ikey, &lo, &hi);
-    return lo >= f_.n ? f_.entries_bytes : Offset(lo);
+    Window w;
+    uint64_t pos;
+    if (!Find(ikey, &w, &pos).ok()) {
+      uint64_t lo, hi;
+      Bound(ikey, &lo, &hi);
+      pos = lo;
+    }
+    return pos >= f_.n ? f_.entries_bytes : Offset(pos);
   }
 
   Iterator* NewIterator(const ReadOptions&) const override;
@@ -785,6 +831,45 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
   *reader = new LearnedReader(this, options, file, info.number, f, std::move(prefix),
                               std::move(model), std::move(offsets), std::move(keys),
                               std::move(filter));
+  return Status::OK();
+}
+
+std::map<std::string, std::string> LearnedIndexKnobs(const LearnedTableConfig& c, uint64_t n) {
+  return KnobsFor(c, n);
+}
+
+Status ReadLearnedTableUserKeys(RandomAccessFile* file, uint64_t file_size,
+                                std::vector<std::string>* user_keys) {
+  user_keys->clear();
+  if (file_size < kFooterSize) return Status::NotSupported("not a learned table");
+  char buf[kFooterSize];
+  Slice in;
+  Status s = file->Read(file_size - kFooterSize, kFooterSize, &in, buf);
+  if (!s.ok()) return s;
+  bool ours;
+  Footer f;
+  if (in.size() == kFooterSize) s = Footer::DecodeFrom(in.data(), &f, &ours);
+  if (!s.ok()) return s;
+  if (in.size() != kFooterSize || !ours) return Status::NotSupported("not a learned table");
+  std::string scratch(f.entries_bytes, '\0');
+  Slice entries;
+  s = file->Read(0, f.entries_bytes, &entries, &scratch[0]);
+  if (!s.ok()) return s;
+  if (entries.size() != f.entries_bytes) return Status::Corruption("truncated entries");
+  user_keys->reserve(f.n);
+  const char* p = entries.data();
+  const char* limit = p + entries.size();
+  for (uint64_t i = 0; i < f.n; i++) {
+    const char* e = f.slot_width ? entries.data() + i * f.slot_width : p;
+    uint32_t klen, vlen;
+    e = GetVarint32Ptr(e, limit, &klen);
+    if (e) e = GetVarint32Ptr(e, limit, &vlen);
+    if (e == nullptr || static_cast<uint64_t>(limit - e) < uint64_t{klen} + vlen || klen < 8) {
+      return Status::Corruption("bad entry");
+    }
+    user_keys->emplace_back(e, klen - 8);
+    p = e + klen + vlen;
+  }
   return Status::OK();
 }
 
