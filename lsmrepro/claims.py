@@ -72,10 +72,22 @@ def _as_text(column):
     return column.map(_text)
 
 
+def _grid_options():
+    """Every grid option of every study's spec: tidy columns a run may add."""
+    out = set()
+    for _, _, fig in studies.all_figures():
+        for grids in fig.get("grid", {}).values():
+            for grid in (grids if isinstance(grids, list) else [grids]):
+                out |= set(grid)
+    return out
+
+
 def _select(tidy, where, claim_id, role):
     rows = tidy
     for column, wanted in where.items():
         if column not in tidy.columns:
+            if column in _grid_options():  # a factor no selected run has (a partial run): no data
+                return rows.iloc[0:0]
             raise InputError(CLAIMS, f"{claim_id}.{role}.{column}", f"a tidy column expected; have {', '.join(tidy.columns)}")
         values = wanted if isinstance(wanted, list) else [wanted]
         rows = rows[_as_text(rows[column]).isin([_text(v) for v in values])]
@@ -215,6 +227,8 @@ def evaluate(claim, tidy):
     else:  # trend
         rows = _select(tidy, m["where"], cid, "where")
         over = m["over"]
+        if over not in rows.columns and over in _grid_options():  # a partial run: no data
+            rows = rows.assign(**{over: pd.Series(dtype=object)})
         if m.get("statistic", "relative_change") == "slope":
             x = pd.to_numeric(rows[over], errors="coerce")
             ok = x.notna()
