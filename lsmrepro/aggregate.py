@@ -100,11 +100,27 @@ def rows_of(log, base=None, prefix="", phases=None):
         elif kind == "breakdown":
             for step, value in d["per_op"].items():
                 out.append(row(rec, f"{d['scope']}_{step}_per_op", value, "ns"))
+            # Step totals over the run: per_op divides by gets, so the range
+            # lookups' seek and scan phases are read as totals.
+            for step, value in (d.get("steps") or {}).items():
+                out.append(row(rec, f"{d['scope']}_{step}_total", value, "ns"))
+            # Step counters (comparisons, bytes loaded, segments touched, ...).
+            for name, value in (d.get("counters") or {}).items():
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    out.append(row(rec, f"{d['scope']}_{name}", value, ""))
         elif kind == "engine":
             for key, value in d.items():
                 if isinstance(value, (int, float)) and not isinstance(value, bool) and key != "type":
                     unit = "bytes" if key.endswith("bytes") else "s" if key.endswith("seconds") else ""
                     out.append(row(rec, f"{prefix}{key}", value, unit))
+            # The LSM hooks' compaction totals (leveldb-hooks engines): count,
+            # seconds, training_seconds, model_write_seconds, kv_io_seconds, as
+            # hooks_compaction_* (the engine record has its own compaction_seconds).
+            totals = (d.get("hooks") or {}).get("compaction_totals") or {}
+            for key, value in totals.items():
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    unit = "s" if key.endswith("seconds") else ""
+                    out.append(row(rec, f"{prefix}hooks_compaction_{key}", value, unit))
         elif kind == "check":
             out.append(row(rec, "answers_verified", d["verified"], "ops"))
             out.append(row(rec, "answers_wrong", d["wrong"], "ops"))

@@ -5,7 +5,10 @@ database), under the cgroup runner's memory limit.
     python -m lsmrepro.bench load --db DIR --log L.jsonl --limits L.limits.json \\
         --memory 70% [--allow-unenforced] -- LSMBENCH ARGS...
     python -m lsmrepro.bench run --from LOAD_DIR --load-log LOAD.jsonl --db COPY_DIR \\
-        --cache warm|cold --log R.jsonl --limits R.limits.json --memory 70% -- LSMBENCH ARGS...
+        --cache warm|cold --log R.jsonl --limits R.limits.json --memory 70%|69.8%db -- LSMBENCH ARGS...
+
+A run's `--memory N%db` is N% of its load's database size (the run's meta
+keeps the rule as memory_limit_rule; the runner's report has the bytes).
 
 A run's copy is a reflink where the filesystem has them (`cp --reflink=always`),
 else a plain copy; `cold` then writes back and drops the copy's cached pages
@@ -46,6 +49,22 @@ def copy_db(src, dst):
     shutil.rmtree(dst, ignore_errors=True)
     subprocess.run(["cp", "-a", str(src), str(dst)], check=True)
     return "copy"
+
+
+def db_share_limit(db, rule):
+    """`N%db[+SIZE]`: N% of the database folder's size on disk, in bytes (a
+    paper's ratio of memory to data, e.g. 75 GB of RAM over 100 GiB, at every
+    scale), plus SIZE for the driver's own working memory (its key arrays and
+    oracle), which would otherwise dominate a small scale's limit."""
+    from hardware.limits import parse_size
+    share, _, extra = rule.partition("%db")
+    try:
+        share = float(share) / 100
+    except ValueError:
+        raise InputError("--memory", rule, "N%db or N%db+SIZE, e.g. 69.85%db+256MiB") from None
+    extra = parse_size(extra[1:], "--memory") if extra.startswith("+") else 0
+    size = sum(p.stat().st_size for p in Path(db).rglob("*") if p.is_file())
+    return max(1, int(size * share) + extra)
 
 
 def make_cold(db):
@@ -155,6 +174,9 @@ def run(args):
         _ensure_limits_report(args.limits, reason)
         print(f"bench: {reason}; marked in {args.log}", file=sys.stderr)
         return 0
+    if "%db" in args.memory:
+        meta["memory_limit_rule"] = args.memory
+        args.memory = str(db_share_limit(args.source, args.memory))
     t0 = time.monotonic()
     meta["db_copy"] = copy_db(args.source, args.db)
     meta["db_copy_seconds"] = f"{time.monotonic() - t0:.3f}"

@@ -60,13 +60,37 @@ def load_claims(path=CLAIMS):
     return data["claims"]
 
 
+def _text(value):
+    """A tidy value as claims write it: a factor column that pandas read as
+    float because other figures lack it (8388608.0) matches 8388608."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _as_text(column):
+    return column.map(_text)
+
+
+def _grid_options():
+    """Every grid option of every study's spec: tidy columns a run may add."""
+    out = set()
+    for _, _, fig in studies.all_figures():
+        for grids in fig.get("grid", {}).values():
+            for grid in (grids if isinstance(grids, list) else [grids]):
+                out |= set(grid)
+    return out
+
+
 def _select(tidy, where, claim_id, role):
     rows = tidy
     for column, wanted in where.items():
         if column not in tidy.columns:
+            if column in _grid_options():  # a factor no selected run has (a partial run): no data
+                return rows.iloc[0:0]
             raise InputError(CLAIMS, f"{claim_id}.{role}.{column}", f"a tidy column expected; have {', '.join(tidy.columns)}")
         values = wanted if isinstance(wanted, list) else [wanted]
-        rows = rows[rows[column].astype(str).isin([str(v) for v in values])]
+        rows = rows[_as_text(rows[column]).isin([_text(v) for v in values])]
     return rows
 
 
@@ -86,6 +110,8 @@ class Samples:
         return cls(g["value"].mean(), g["source"].apply(join), g["run"].apply(join))
 
     def ratio(self, other):
+        if self.values.empty or other.values.empty:  # one side selected nothing: no data
+            return Samples.of(pd.DataFrame(), [])
         joined = pd.concat({"num": self.values, "den": other.values}, axis=1, join="inner")
         idx = joined.index
         return Samples(joined["num"] / joined["den"],
@@ -195,12 +221,14 @@ def evaluate(claim, tidy):
     elif kind == "ordering":
         rows = _select(tidy, m["where"], cid, "where")
         by = m["by"]
-        of = lambda v: Samples.of(rows[rows[by].astype(str) == str(v)], pair_on)  # noqa: E731
+        of = lambda v: Samples.of(rows[_as_text(rows[by]) == _text(v)], pair_on)  # noqa: E731
         parts = {f"{lo}/{hi}": of(lo).ratio(of(hi)) for lo in m["lower"] for hi in m["higher"]}
         out = _members(parts, {"max": 1.0}, m.get("min_share", 1.0))
     else:  # trend
         rows = _select(tidy, m["where"], cid, "where")
         over = m["over"]
+        if over not in rows.columns and over in _grid_options():  # a partial run: no data
+            rows = rows.assign(**{over: pd.Series(dtype=object)})
         if m.get("statistic", "relative_change") == "slope":
             x = pd.to_numeric(rows[over], errors="coerce")
             ok = x.notna()
@@ -217,7 +245,7 @@ def evaluate(claim, tidy):
             out["samples"] = [Samples.of(rows, pair_on)]
         else:
             key = [c for c in pair_on if c != "run"] or ["repetition"]
-            at = lambda v: Samples.of(rows[rows[over].astype(str) == str(v)], key)  # noqa: E731
+            at = lambda v: Samples.of(rows[_as_text(rows[over]) == _text(v)], key)  # noqa: E731
             s = at(m["to"]).ratio(at(m["from"]))
             s = Samples(s.values - 1, s.sources, s.runs)
             out = _one(s, expect, method) | {"detail": f"value({over}={m['to']}) / value({over}={m['from']}) - 1",

@@ -46,7 +46,8 @@ def figure_spec(study, figure, dataset_files=()):
 def make(study, figure, tidy, dataset_files=()):
     """(figure or None, table, error or None) of one figure."""
     spec = figure_spec(study, figure, dataset_files)
-    rows = tidy[tidy["experiment"] == figure] if "experiment" in tidy.columns else tidy
+    keep = [figure, *spec.get("uses", [])]
+    rows = tidy[tidy["experiment"].isin(keep)] if "experiment" in tidy.columns else tidy
     try:
         machines = sorted(set(rows.get("fingerprint", pd.Series(dtype=str)).dropna().astype(str)) - {""})
         if len(machines) > 1:

@@ -95,6 +95,13 @@ def _listed(value):
     return value if isinstance(value, list) else [value]
 
 
+def _subgrids(grid):
+    """An engine's grid: one mapping option -> values, or a list of them
+    whose points are the union of their products (scikit-learn's
+    ParameterGrid convention), e.g. boundaries swept for some indexes only."""
+    return grid if isinstance(grid, list) else [grid]
+
+
 def _check_figure(study, fig_id, fig, path):
     where = f"figures.{fig_id}"
     engines, catalogue = _engines(), _datasets()
@@ -112,11 +119,15 @@ def _check_figure(study, fig_id, fig, path):
                 raise InputError(path, f"{where}.option_sets.{engine}", f"an option set of paper/option_sets.yaml expected ({', '.join(sets)}), got {name!r}")
             if sets[name]["engine"] != engine:
                 raise InputError(path, f"{where}.option_sets.{engine}", f"option set {name!r} is for {sets[name]['engine']}")
-    for engine, options in fig.get("grid", {}).items():
-        for option, values in options.items():
-            _token(option, path, f"{where}.grid.{engine}")
-            for v in values:
-                _token(v, path, f"{where}.grid.{engine}.{option}")
+    for engine, grids in fig.get("grid", {}).items():
+        for options in _subgrids(grids):
+            for option, values in options.items():
+                _token(option, path, f"{where}.grid.{engine}")
+                for v in values:
+                    _token(v, path, f"{where}.grid.{engine}.{option}")
+    for i, other in enumerate(fig.get("uses", [])):
+        if other == fig_id or other not in _load_yaml(path)["figures"]:
+            raise InputError(path, f"{where}.uses.{i}", f"another figure of this spec expected, got {other!r}")
     datasets = fig.get("datasets", {})
     labels = datasets if isinstance(datasets, dict) else {d: d for d in datasets}
     for label, name in labels.items():
@@ -194,8 +205,15 @@ def counts(scale_cfg, study, fig_id, fig):
         cap = c.get(f"max_{key}")
         if cap is not None:
             out[key] = min(out[key], cap)
-    out.update(c.get("figures", {}).get(f"{study}/{fig_id}", {}))
+    out.update({k: v for k, v in c.get("figures", {}).get(f"{study}/{fig_id}", {}).items() if k in out})
     return out
+
+
+def scale_select(scale_cfg, study, fig_id):
+    """The grid points a scale runs of a figure (`counts.figures.<study/figure>.select`,
+    the syntax of --config select), or None for all."""
+    c = (scale_cfg or {}).get("counts", {})
+    return c.get("figures", {}).get(f"{study}/{fig_id}", {}).get("select")
 
 
 def _workload_args(w, ops):
@@ -225,11 +243,12 @@ def _point_rows(study, fig_id, fig, cnt):
     sets = _option_sets()
     rows = []
     for engine in fig["engines"]:
-        grid = fig.get("grid", {}).get(engine, {})
         fixed = {}
         for name in fig.get("option_sets", {}).get(engine, []):
             fixed.update(sets[name]["options"])
-        for combo in itertools.product(*grid.values()):
+        grids = _subgrids(fig.get("grid", {}).get(engine, {}))
+        combos = [(grid, combo) for grid in grids for combo in itertools.product(*grid.values())]
+        for grid, combo in combos:
             chosen = dict(zip(grid, (_token(v, "", "") for v in combo)))
             for label, dataset in labels.items():
                 for wname, w in fig["workloads"].items():
@@ -275,7 +294,12 @@ def runs(scale_cfg, study=None, figure=None, select=None):
         if (study and s != study) or (figure and fig_id != figure) or "engines" not in fig:
             continue
         cnt = counts(scale_cfg, s, fig_id, fig)
-        for row in _point_rows(s, fig_id, fig, cnt):
+        points = _point_rows(s, fig_id, fig, cnt)
+        keep = scale_select(scale_cfg, s, fig_id)
+        if keep:
+            frame = pd.DataFrame(points)
+            points = [p for p, ok in zip(points, _selection(frame, keep, f"counts.figures.{s}/{fig_id}.select")) if ok]
+        for row in points:
             for rep in range(cnt["repetitions"]):
                 r = dict(row, rep=rep, seed=row["seed"] + rep)
                 r["load"] = _load_id(r)
@@ -299,12 +323,12 @@ def parse_select(select):
     return out
 
 
-def _selection(frame, select):
+def _selection(frame, select, origin="--config select"):
     mask = pd.Series(True, index=frame.index)
     for key, values in parse_select(select).items():
         if key not in frame.columns:
             names = [c for c in frame.columns if c not in ("options", "workload_spec", "load_args", "run_args", "run_options")]
-            raise InputError("--config select", key, f"a run column expected ({', '.join(names)})")
+            raise InputError(origin, key, f"a run column expected ({', '.join(names)})")
         mask &= frame[key].astype(str).isin(values)
     return mask
 

@@ -124,8 +124,25 @@ def bench_inputs(row_of):
     return binary, build_id, dataset, manifest
 
 
-def bench_memory_limit(row):
-    return row.memory_limit if isinstance(row.memory_limit, str) else None
+def key_lengths_file(scale, row):
+    """A variable-length key set's per-key lengths (decimal_var), or nothing."""
+    if row.key_encoding != "decimal_var":
+        return []
+    return [f"{RESULTS}/{scale}/datasets/{row.dataset_name}_keylen_uint32"]
+
+
+def key_lengths_arg(wildcards, input):
+    return f"--key-lengths {input.key_lengths}" if input.key_lengths else ""
+
+
+def bench_memory_limit(row, phase="run"):
+    """The spec's limit; a share of the database (`N%db`) limits runs only,
+    as a load has no database yet (it runs under the scale's limit)."""
+    if not isinstance(row.memory_limit, str):
+        return None
+    if phase == "load" and "%db" in row.memory_limit:
+        return None
+    return row.memory_limit
 
 
 def interleaved_priority(rep):

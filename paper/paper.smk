@@ -30,6 +30,7 @@ rule bench_load:
         fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
         calibration=f"{RESULTS}/{{scale}}/hardware/calibration.json",
         peers=lambda w: _peers(w.scale, load_rows(w)),
+        key_lengths=lambda w: key_lengths_file(w.scale, load_rows(w)[0]),
     output:
         db=temp(directory(f"{RESULTS}/{{scale}}/db/loads/{{load}}")),
         log=f"{RESULTS}/{{scale}}/raw/loads/{{load}}.jsonl",
@@ -39,9 +40,10 @@ rule bench_load:
         f"{RESULTS}/{{scale}}/benchmarks/loads/{{load}}.tsv"
     params:
         py=PY,
-        limit=lambda w: bench_memory_limit(load_rows(w)[0]) or hardware_memory_limit(w),
+        limit=lambda w: bench_memory_limit(load_rows(w)[0], "load") or hardware_memory_limit(w),
         unenforced=hardware_unenforced_flag,
         args=lambda w: " ".join(load_rows(w)[0].load_args),
+        key_lengths=key_lengths_arg,
     # The machine to itself: no build or generator competes for its cores.
     threads: workflow.cores
     resources:
@@ -57,7 +59,7 @@ rule bench_load:
         " --memory {params.limit} {params.unenforced} --"
         " {input.binary} --dataset {input.dataset} --dataset-manifest {input.manifest}"
         " --attach fingerprint={input.fingerprint} --attach calibration={input.calibration}"
-        " --build-id {input.build_id} {params.args}"
+        " --build-id {input.build_id} {params.args} {params.key_lengths}"
         " --meta scale={wildcards.scale} --meta load={wildcards.load} 2> {log}"
 
 
@@ -74,6 +76,7 @@ rule bench_run:
         load_db=lambda w: load_db(w.scale, run_row(w).load),
         load_log=lambda w: f"{load_stem(w.scale, run_row(w).load)}.jsonl",
         peers=lambda w: _peers(w.scale, [run_row(w)]),
+        key_lengths=lambda w: key_lengths_file(w.scale, run_row(w)),
     output:
         log=f"{RESULTS}/{{scale}}/raw/{{study}}/{{figure}}/{{point}}/r{{rep}}.jsonl",
         limits=f"{RESULTS}/{{scale}}/raw/{{study}}/{{figure}}/{{point}}/r{{rep}}.limits.json",
@@ -84,6 +87,7 @@ rule bench_run:
         limit=lambda w: bench_memory_limit(run_row(w)) or hardware_memory_limit(w),
         unenforced=hardware_unenforced_flag,
         args=lambda w: " ".join(run_row(w).run_args),
+        key_lengths=key_lengths_arg,
         cache=lambda w: run_row(w).cache,
         workdb=lambda w: f"{hardware_db_dir(w.scale)}/runs/{w.study}/{w.figure}/{w.point}/r{w.rep}",
         dataset=lambda w: run_row(w).dataset,
@@ -103,7 +107,7 @@ rule bench_run:
         " --memory {params.limit} {params.unenforced} --"
         " {input.binary} --dataset {input.dataset} --dataset-manifest {input.manifest}"
         " --attach fingerprint={input.fingerprint} --attach calibration={input.calibration}"
-        " --build-id {input.build_id} {params.args}"
+        " --build-id {input.build_id} {params.args} {params.key_lengths}"
         " --meta study={wildcards.study} --meta experiment={wildcards.figure}"
         " --meta scale={wildcards.scale} --meta dataset={params.dataset}"
         " --meta repetition={wildcards.rep} --meta point={wildcards.point}"

@@ -16,7 +16,9 @@ def test_every_tidy_value_is_the_number_at_its_source_line(tmp_path, make_log):
         path, line = row["source"].rsplit(":", 1)
         record = json.loads(open(path).read().splitlines()[int(line) - 1])
         flat = [v for v in record.values() if isinstance(v, (int, float))]
-        flat += [v for v in record.get("per_op", {}).values()]
+        for part in ("per_op", "steps", "counters"):
+            flat += [v for v in record.get(part, {}).values() if isinstance(v, (int, float))]
+        flat += list(((record.get("hooks") or {}).get("compaction_totals") or {}).values())
         assert any(abs(float(v) - row["value"]) < 1e-9 for v in flat), row.to_dict()
 
 

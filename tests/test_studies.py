@@ -118,6 +118,44 @@ def test_point_ids_round_trip_to_their_factors(factors):
     assert point_factors(point) == factors
 
 
+def test_a_grid_list_is_the_union_of_its_products(tmp_path, monkeypatch):
+    def mutate(f):
+        f["engines"] = ["leveldb"]
+        f.pop("option_sets", None)
+        f["grid"] = {"leveldb": [{"block_size": [4096, 8192], "bloom_bits": [0]},
+                                 {"block_size": [16384], "bloom_bits": [10]}]}
+    _spec(tmp_path, monkeypatch, mutate)
+    try:
+        runs = studies.runs({"counts": {"max_repetitions": 1, "figures": {}}}, "baseline", "point")
+    finally:
+        studies.load_spec.cache_clear()
+    combos = {(r.block_size, r.bloom_bits) for r in runs.itertuples()}
+    assert combos == {("4096", "0"), ("8192", "0"), ("16384", "10")}
+
+
+def test_a_scale_selects_grid_points_per_figure():
+    scale = {"counts": {"max_repetitions": 1,
+                        "figures": {"lsm-eval/fig7": {"select": "index=pgm position_boundary=16 dataset=uniform"}}}}
+    runs = studies.runs(scale, "lsm-eval", "fig7")
+    assert set(runs["index"]) == {"pgm"} and set(runs["position_boundary"]) == {"16"}
+    assert len(runs) == 1
+    bad = {"counts": {"figures": {"lsm-eval/fig7": {"select": "colour=red"}}}}
+    with pytest.raises(InputError) as e:
+        studies.runs(bad, "lsm-eval", "fig7")
+    assert "counts.figures.lsm-eval/fig7.select" in str(e.value) and "colour" in str(e.value)
+
+
+def test_memory_limit_as_a_share_of_the_database(tmp_path):
+    from lsmrepro.bench import db_share_limit
+    (tmp_path / "a.ldb").write_bytes(b"x" * 1000)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b").write_bytes(b"x" * 1000)
+    assert db_share_limit(tmp_path, "50%db") == 1000
+    assert db_share_limit(tmp_path, "50%db+1KiB") == 1000 + 1024
+    with pytest.raises(InputError):
+        db_share_limit(tmp_path, "half%db")
+
+
 @given(st.integers(1, 10**9), st.integers(1, 100), st.one_of(st.none(), st.integers(1, 10**9)),
        st.one_of(st.none(), st.integers(1, 100)))
 def test_scale_counts_never_exceed_the_papers(ops, reps, max_ops, max_reps):
