@@ -6,7 +6,8 @@ or None for a table, a DataFrame). Writes PDF + PNG (a table is drawn when
 there is no figure) and the table as CSV + Markdown, each atomically.
 
 A figure function that raises leaves a figure and a table that say so, with
-the error, and an `error:` line naming the figure: the other figures, and the
+the error, and an `error:` line naming the figure (so does a figure whose runs
+come from more than one machine fingerprint: they are never averaged): the other figures, and the
 report, are still made.
 
     python -m lsmrepro.figure --study baseline --figure point --tidy results/smoke/tidy/baseline.csv \\
@@ -47,6 +48,11 @@ def make(study, figure, tidy, dataset_files=()):
     spec = figure_spec(study, figure, dataset_files)
     rows = tidy[tidy["experiment"] == figure] if "experiment" in tidy.columns else tidy
     try:
+        machines = sorted(set(rows.get("fingerprint", pd.Series(dtype=str)).dropna().astype(str)) - {""})
+        if len(machines) > 1:
+            # Numbers of two machines are never averaged into one figure.
+            raise ValueError(f"runs from {len(machines)} machine fingerprints ({', '.join(machines)});"
+                             " remake the figure's runs on one machine")
         fig, table = load_function(study, figure)(rows.reset_index(drop=True), spec)
         if not isinstance(table, pd.DataFrame):
             raise TypeError(f"figure() returned a {type(table).__name__} as its table; a DataFrame expected")

@@ -14,6 +14,7 @@ PACKAGES=(
   libgflags-dev                                                   # RocksDB's own tools
   fio dpkg-dev                                                    # calibration, apt-get source
   python3 python3-venv                                            # the pipeline's Python
+  chromium                                                        # report test: headless screenshot
 )
 
 missing=()

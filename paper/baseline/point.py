@@ -20,7 +20,7 @@ def figure(rows, spec):
         sns.barplot(data=data, x="dataset", y="value", hue="engine", errorbar="sd",
                     capsize=0.1, ax=ax, alpha=0.8)
         sns.stripplot(data=data, x="dataset", y="value", hue="engine", dodge=True,
-                      color="black", size=3, ax=ax, legend=False)
+                      palette="dark:black", size=3, ax=ax, legend=False)
         ax.set_xlabel("dataset")
         ax.set_ylabel(label)
     for ax in axes[1:]:
