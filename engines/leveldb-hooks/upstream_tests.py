@@ -9,7 +9,8 @@ With --format SPEC the library is compiled with the variant's
 LEVELDB_TABLE_FORMAT=SPEC, so each database the tests open writes and reads
 the variant's tables: e.g. `--format index=pgm,position_boundary=16`.
 
-Each test program runs on its own with --gtest_output=json; a failing case
+The layers' own tests (`engines/<layer>/tests/*_test.cc`) are built and run
+the same way. Each test program runs on its own with --gtest_output=json; a failing case
 is a regression unless pristine LevelDB 1.23 fails it too (BASELINE, measured
 here) or the variant lists it as skipped, with why, in its folder's
 `upstream_skips.yaml` (case names, applied as a --gtest_filter exclusion).
@@ -56,6 +57,23 @@ def use_system_gtest(cmakelists):
     if "find_package(GTest REQUIRED)" not in text or "GTest::gmock" not in text:
         raise InputError(cmakelists, "test section", "the LevelDB 1.23 layout this script rewrites")
     cmakelists.write_text(text)
+
+
+def add_layer_tests(variant, src):
+    """Each layer's own tests/*_test.cc, built like LevelDB's tests."""
+    names = []
+    for layer in build_engine.layers(variant):
+        for test in sorted((layer / "tests").glob("*_test.cc")):
+            dest = src / "layer_tests" / test.name
+            dest.parent.mkdir(exist_ok=True)
+            shutil.copy2(test, dest)
+            names.append(test.stem)
+    if names:
+        lines = "".join(f'  leveldb_test("layer_tests/{n}.cc")\n' for n in names)
+        text = (src / "CMakeLists.txt").read_text()
+        anchor = '  leveldb_test("db/c_test.c")\n'
+        (src / "CMakeLists.txt").write_text(text.replace(anchor, anchor + lines, 1))
+    return names
 
 
 def skips_of(variant):
@@ -112,6 +130,7 @@ def main(argv=None):
         build_engine.unpack(args.tarball, pin["top_dir"], src)
         build_engine.apply_overlay(args.variant, src, log)
         use_system_gtest(src / "CMakeLists.txt")
+        add_layer_tests(args.variant, src)
         flags = [a for a in build_engine.cmake_args(variant) if not a.startswith("-DLEVELDB_BUILD_TESTS")]
         if parser:
             flags.append(f"-DLEVELDB_TABLE_FORMAT_PARSER={parser}")

@@ -26,13 +26,28 @@ class LearnedEngine : public LevelDBEngine {
   std::vector<OptionSpec> ExtraOptionSpecs() const override {
     using OT = OptionSpec::Type;
     return {
-        {"index", OT::kString, "pgm", "learned index of every table (lidx id)",
-         {"fp", "plr", "ft", "pgm", "rs", "plex", "rmi", "alex", "lipp", "dili", "lits"}},
+        {"index", OT::kString, "pgm",
+         "learned index of every table (lidx id), or native: LevelDB's own table (for slr)",
+         {"fp", "plr", "ft", "pgm", "rs", "plex", "rmi", "alex", "lipp", "dili", "lits",
+          "native"}},
+        {"slr", OT::kString, "off",
+         "index=native only: off (LevelDB's search), binary (our reader, counted), eq or ea "
+         "(SLR models)", {"off", "binary", "eq", "ea"}},
+        {"slr_segments", OT::kInt, "20", "slr=eq: segments per model", {}},
+        {"slr_error_threshold", OT::kInt, "100",
+         "worst error before an ea split / an eq bad segment", {}},
+        {"slr_max_segments", OT::kInt, "20", "slr=ea: segments before falling back to binary", {}},
+        {"slr_min_pairs", OT::kInt, "32", "data blocks with fewer entries get no model", {}},
+        {"slr_last_mile", OT::kString, "paper",
+         "paper (exponential for eq, linear for ea), linear, binary or exponential",
+         {"paper", "linear", "binary", "exponential"}},
         {"position_boundary", OT::kInt, "16",
          "predicted range width: error = boundary/2 (plr ft pgm rs plex), block entries (fp), "
          "n/boundary leaves (rmi)", {}},
         {"keep_keys", OT::kBool, "false",
          "packed entries with mapped keys and offsets kept in memory (variable-size entries)", {}},
+        {"index_knobs", OT::kString, "",
+         "extra lidx knobs, name:value;name:value (override the boundary's)", {}},
         {"sstable_size", OT::kInt, "0", "table target bytes (0: max_file_size)", {}},
         {"granularity", OT::kString, "file", "one model per table (file)", {"file"}},
         LookupTimers::Spec(),
@@ -48,6 +63,25 @@ class LearnedEngine : public LevelDBEngine {
     }
     c.position_boundary = static_cast<uint64_t>(o.Int("position_boundary"));
     c.keep_keys = o.Bool("keep_keys");
+    c.slr = o.Str("slr");
+    c.slr_segments = static_cast<uint64_t>(o.Int("slr_segments"));
+    c.slr_error_threshold = static_cast<uint64_t>(o.Int("slr_error_threshold"));
+    c.slr_max_segments = static_cast<uint64_t>(o.Int("slr_max_segments"));
+    c.slr_min_pairs = static_cast<uint64_t>(o.Int("slr_min_pairs"));
+    c.slr_last_mile = o.Str("slr_last_mile") == "paper" ? "" : o.Str("slr_last_mile");
+    const std::string& knobs = o.Str("index_knobs");
+    for (size_t pos = 0; pos < knobs.size();) {
+      size_t end = knobs.find(';', pos);
+      if (end == std::string::npos) end = knobs.size();
+      std::string item = knobs.substr(pos, end - pos);
+      size_t colon = item.find(':');
+      if (colon == std::string::npos || colon == 0) {
+        *err = "index_knobs '" + knobs + "': expected name:value;name:value";
+        return false;
+      }
+      c.knobs[item.substr(0, colon)] = item.substr(colon + 1);
+      pos = end + 1;
+    }
     format_ = leveldb::LearnedTableFormat::Make(c, err);
     if (format_ == nullptr) return false;
     options->table_format = format_.get();
@@ -85,7 +119,10 @@ class LearnedEngine : public LevelDBEngine {
         {"segments_built", s.segments_built},
         {"model_bytes_written", s.model_bytes_written},
         {"training_seconds", s.train_nanos / 1e9},
-        {"model_write_seconds", s.model_write_nanos / 1e9}};
+        {"model_write_seconds", s.model_write_nanos / 1e9},
+        {"slr", c.slr},
+        {"slr_block_models", s.slr_block_models},
+        {"slr_abandoned", s.slr_abandoned}};
     (*stats)["learning_seconds"] = s.train_nanos / 1e9;
     (*stats)["hooks"] = hooks_.ToJson();
   }

@@ -9,6 +9,7 @@
 
 #include "db/dbformat.h"
 #include "layers/hooks/lookup_trace.h"
+#include "layers/learned/slr_table.h"
 #include "leveldb/comparator.h"
 #include "leveldb/env.h"
 #include "lidx/key_map.h"
@@ -123,11 +124,26 @@ bool ParseLearnedTableConfig(const std::string& spec, LearnedTableConfig* c,
         return false;
       }
       c->keep_keys = v == "true";
+    } else if (k == "slr" || k == "slr_last_mile") {
+      (k == "slr" ? c->slr : c->slr_last_mile) = v;
+    } else if (k == "slr_segments" || k == "slr_min_pairs" || k == "slr_error_threshold" ||
+               k == "slr_max_segments") {
+      char* end = nullptr;
+      uint64_t x = std::strtoull(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0') {
+        *err = k + ": an integer expected, got '" + v + "'";
+        return false;
+      }
+      (k == "slr_segments"    ? c->slr_segments
+       : k == "slr_min_pairs" ? c->slr_min_pairs
+       : k == "slr_max_segments" ? c->slr_max_segments
+                                 : c->slr_error_threshold) = x;
     } else if (k.compare(0, 5, "knob.") == 0) {
       c->knobs[k.substr(5)] = v;
     } else {
       *err = "learned table spec: unknown key '" + k +
-             "' (knows index, position_boundary, keep_keys, knob.NAME)";
+             "' (knows index, position_boundary, keep_keys, slr, slr_segments, slr_min_pairs, "
+             "slr_error_threshold, slr_max_segments, slr_last_mile, knob.NAME)";
       return false;
     }
   }
@@ -610,8 +626,27 @@ Iterator* LearnedReader::NewIterator(const ReadOptions&) const {
 
 std::unique_ptr<LearnedTableFormat> LearnedTableFormat::Make(
     const LearnedTableConfig& c, std::string* err) {
-  Model probe;
-  if (!Model::Make(c, 1000, &probe, err)) return nullptr;
+  if (c.slr != "off" && c.slr != "binary" && c.slr != "eq" && c.slr != "ea") {
+    *err = "slr: off, binary, eq or ea expected, got '" + c.slr + "'";
+    return nullptr;
+  }
+  if (c.index == "native") {
+    if (c.slr == "eq" || c.slr == "ea") {
+      lidx::Options o{{"error_threshold", std::to_string(c.slr_error_threshold)}};
+      if (!c.slr_last_mile.empty()) o["last_mile"] = c.slr_last_mile;
+      o[c.slr == "eq" ? "segments" : "max_segments"] =
+          std::to_string(c.slr == "eq" ? c.slr_segments : c.slr_max_segments);
+      if (lidx::MakeIndex<uint64_t>("slr-" + c.slr, o, err) == nullptr) return nullptr;
+    }
+  } else {
+    if (c.slr != "off") {
+      *err = "slr=" + c.slr + " searches LevelDB's own index block: it needs index=native, not '" +
+             c.index + "'";
+      return nullptr;
+    }
+    Model probe;
+    if (!Model::Make(c, 1000, &probe, err)) return nullptr;
+  }
   return std::unique_ptr<LearnedTableFormat>(new LearnedTableFormat(c));
 }
 
@@ -623,6 +658,9 @@ TableFileBuilder* LearnedTableFormat::NewBuilder(
       std::strcmp(options.comparator->Name(), "leveldb.InternalKeyComparator") == 0 &&
       static_cast<const InternalKeyComparator*>(options.comparator)->user_comparator() ==
           BytewiseComparator();
+  if (config_.index == "native" && (config_.slr == "off" || config_.slr == "binary")) {
+    return NewNativeTableFileBuilder(options, file);  // LevelDB's own table
+  }
   if (!bytewise) {
     // The key mapping needs bytewise order (LevelDB's upstream tests use
     // other comparators): such tables are LevelDB's own, and counted.
@@ -631,6 +669,7 @@ TableFileBuilder* LearnedTableFormat::NewBuilder(
     AddBuilt(s);
     return NewNativeTableFileBuilder(options, file);
   }
+  if (config_.index == "native") return NewSlrTableBuilder(this, options, file, info);
   return new LearnedBuilder(this, options, file, info);
 }
 
@@ -639,9 +678,15 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
                                 TableReader** reader) const {
   *reader = nullptr;
   const std::string name = TableName(info.number);
-  if (file_size < kFooterSize) {
-    return OpenNativeTableReader(options, file, file_size, reader);
-  }
+  bool slr;
+  Status ss = OpenSlrTable(this, options, file, file_size, info, &slr, reader);
+  if (slr || !ss.ok()) return ss.ok() || !slr ? ss : Status::Corruption(name, ss.ToString());
+  auto native = [&] {
+    return config_.slr == "binary"
+               ? OpenBinaryTable(this, options, file, file_size, info, reader)
+               : OpenNativeTableReader(options, file, file_size, reader);
+  };
+  if (file_size < kFooterSize) return native();
   char buf[kFooterSize];
   Slice in;
   Status s = file->Read(file_size - kFooterSize, kFooterSize, &in, buf);
@@ -650,7 +695,7 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
   bool ours;
   Footer f;
   s = Footer::DecodeFrom(in.data(), &f, &ours);
-  if (!ours) return OpenNativeTableReader(options, file, file_size, reader);
+  if (!ours) return native();
   if (!s.ok()) return Status::Corruption(name, s.ToString());
   const uint64_t meta_len = uint64_t{f.prefix_len} + f.model_len + f.offsets_len + f.keys_len;
   const bool keep_keys = (f.flags & kFlagKeepKeys) != 0;
@@ -737,6 +782,8 @@ void LearnedTableFormat::AddBuilt(const LearnedTableStats& s) const {
   stats_.model_bytes_written += s.model_bytes_written;
   stats_.train_nanos += s.train_nanos;
   stats_.model_write_nanos += s.model_write_nanos;
+  stats_.slr_block_models += s.slr_block_models;
+  stats_.slr_abandoned += s.slr_abandoned;
 }
 
 void LearnedTableFormat::Register(uint64_t number, size_t bytes) const {

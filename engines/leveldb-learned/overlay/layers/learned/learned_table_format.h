@@ -48,6 +48,15 @@ struct LearnedTableConfig {
   uint64_t position_boundary = 16;  // width of the predicted position range
   bool keep_keys = false;     // packed entries + mapped keys/offsets in memory
   std::map<std::string, std::string> knobs;  // extra lidx knobs (override)
+  // index = "native": LevelDB's own table layout, searched as `slr` says:
+  // off (LevelDB's code), binary (our reader, counting comparisons), eq or
+  // ea (SLR models, slr_table.h).
+  std::string slr = "off";
+  uint64_t slr_segments = 20;         // slr-eq segments
+  uint64_t slr_error_threshold = 100; // worst error before a split / bad segment
+  uint64_t slr_max_segments = 20;     // slr-ea segment budget
+  uint64_t slr_min_pairs = 32;        // data blocks with fewer entries: no model
+  std::string slr_last_mile;          // linear|binary|exponential; "" = paper's
 };
 
 // Parses "index=pgm,position_boundary=16,keep_keys=true,knob.epsilon_recursive=4".
@@ -62,6 +71,8 @@ struct LearnedTableStats {
   uint64_t model_bytes_written = 0;
   uint64_t train_nanos = 0;
   uint64_t model_write_nanos = 0;
+  uint64_t slr_block_models = 0;     // data blocks given an SLR model
+  uint64_t slr_abandoned = 0;        // slr-ea models over budget: binary search
 };
 
 class LearnedTableFormat : public TableFormat {
