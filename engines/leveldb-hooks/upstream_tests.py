@@ -86,11 +86,20 @@ def skips_of(variant):
     return skips
 
 
-def run_program(binary, env, skips, out_json):
+def _text(b):
+    return b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
+
+
+def run_program(binary, env, skips, out_json, timeout):
     cmd = [str(binary), f"--gtest_output=json:{out_json}"]
     if skips:
         cmd.append("--gtest_filter=-" + ":".join(sorted(skips)))
-    r = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=binary.parent)
+    try:
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=binary.parent,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        return {f"<timed out after {timeout} s>"}, 0, subprocess.CompletedProcess(
+            cmd, -1, _text(e.stdout), _text(e.stderr))
     failed, total = set(), 0
     if Path(out_json).is_file():
         report = json.loads(Path(out_json).read_text())
@@ -113,6 +122,7 @@ def main(argv=None):
     ap.add_argument("--format", default="", help="LEVELDB_TABLE_FORMAT spec for every test")
     ap.add_argument("--tests", default="", help="comma-separated test programs (default: all)")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=1200, help="seconds per test program")
     args = ap.parse_args(argv)
 
     variant = registry.variant(args.variant)
@@ -154,7 +164,7 @@ def main(argv=None):
     (work / "tmp").mkdir(exist_ok=True)
     regressions = 0
     for prog in programs:
-        failed, total, r = run_program(bld / prog, env, skips, work / f"{prog}.json")
+        failed, total, r = run_program(bld / prog, env, skips, work / f"{prog}.json", args.timeout)
         expected = BASELINE.get(prog, set())
         new = failed - expected
         regressions += len(new)

@@ -103,9 +103,12 @@ class LearnedEngine : public LevelDBEngine {
     }
     leveldb::LearnedTableStats s = format_->Stats();
     const auto& c = format_->config();
-    (*stats)["index_bytes"] = total;
-    (*stats)["index_bytes_source"] =
-        "MemoryBytes() of every open table's model, kept keys and offsets (learned tables)";
+    if (c.index != "native" || c.slr != "off") {  // else LevelDB's index blocks, as leveldb
+      (*stats)["index_bytes"] = total;
+      (*stats)["index_bytes_source"] =
+          "IndexMemoryBytes() of every open table: model, kept keys and offsets (learned), "
+          "index block + models (slr)";
+    }
     (*stats)["learned"] = {
         {"index", c.index},
         {"position_boundary", c.position_boundary},

@@ -150,15 +150,16 @@ void CorruptAndCheck(const char* index, bool keep_keys, size_t back) {
 }
 
 TEST(LearnedTableTest, CorruptModelIsAnError) {
-  CorruptAndCheck("pgm", false, 72 + 1);   // last model byte
-  CorruptAndCheck("pgm", false, 72 + 40);  // inside the model
-  CorruptAndCheck("lits", false, 72 + 9);
-  CorruptAndCheck("rmi", true, 72 + 1);    // a kept key
+  // The footer is the last 80 bytes; the model ends just before it.
+  CorruptAndCheck("pgm", false, 80 + 1);   // last model byte
+  CorruptAndCheck("pgm", false, 80 + 40);  // inside the model
+  CorruptAndCheck("lits", false, 80 + 9);
+  CorruptAndCheck("rmi", true, 80 + 1);    // a kept key
 }
 
 TEST(LearnedTableTest, CorruptFooterIsAnError) {
-  CorruptAndCheck("pgm", false, 72 - 32);  // model length field
-  CorruptAndCheck("pgm", false, 72 - 56);  // model checksum field
+  CorruptAndCheck("pgm", false, 80 - 32);  // model length field
+  CorruptAndCheck("pgm", false, 80 - 64);  // model checksum field
   CorruptAndCheck("pgm", false, 8);        // magic: then not a table at all
 }
 

@@ -12,6 +12,7 @@
 #include "layers/learned/slr_table.h"
 #include "leveldb/comparator.h"
 #include "leveldb/env.h"
+#include "leveldb/filter_policy.h"
 #include "lidx/key_map.h"
 #include "lidx/registry.h"
 #include "lidx/string_index.h"
@@ -23,7 +24,7 @@ namespace leveldb {
 namespace {
 
 constexpr uint64_t kLearnedMagic = 0x6c69647874626c31ull;  // "lidxtbl1"
-constexpr size_t kFooterSize = 72;
+constexpr size_t kFooterSize = 80;
 constexpr uint32_t kFlagKeepKeys = 1;
 constexpr uint32_t kFlagStringIndex = 2;
 constexpr uint32_t kFormatVersion = 1;
@@ -51,7 +52,8 @@ struct Footer {
   uint64_t model_len = 0;
   uint64_t offsets_len = 0;
   uint64_t keys_len = 0;
-  uint32_t meta_crc = 0;       // crc32c of prefix..keys
+  uint64_t filter_len = 0;     // Options::filter_policy's filter of all keys
+  uint32_t meta_crc = 0;       // crc32c of prefix..filter
 
   void EncodeTo(std::string* out) const {
     size_t start = out->size();
@@ -64,6 +66,7 @@ struct Footer {
     PutFixed64(out, model_len);
     PutFixed64(out, offsets_len);
     PutFixed64(out, keys_len);
+    PutFixed64(out, filter_len);
     PutFixed32(out, meta_crc);
     PutFixed32(out, crc32c::Mask(
                         crc32c::Value(out->data() + start, out->size() - start)));
@@ -71,9 +74,9 @@ struct Footer {
   }
   // False (not ours) on a foreign magic; Corruption on a bad footer.
   static Status DecodeFrom(const char* p, Footer* f, bool* ours) {
-    *ours = DecodeFixed64(p + 64) == kLearnedMagic;
+    *ours = DecodeFixed64(p + 72) == kLearnedMagic;
     if (!*ours) return Status::OK();
-    if (crc32c::Unmask(DecodeFixed32(p + 60)) != crc32c::Value(p, 60)) {
+    if (crc32c::Unmask(DecodeFixed32(p + 68)) != crc32c::Value(p, 68)) {
       return Status::Corruption("learned table footer checksum mismatch");
     }
     f->entries_bytes = DecodeFixed64(p);
@@ -85,7 +88,8 @@ struct Footer {
     f->model_len = DecodeFixed64(p + 32);
     f->offsets_len = DecodeFixed64(p + 40);
     f->keys_len = DecodeFixed64(p + 48);
-    f->meta_crc = DecodeFixed32(p + 56);
+    f->filter_len = DecodeFixed64(p + 56);
+    f->meta_crc = DecodeFixed32(p + 64);
     return Status::OK();
   }
 };
@@ -314,6 +318,15 @@ class LearnedBuilder : public TableFileBuilder {
         f.keys_len = 8 * mapped_.size();
       }
     }
+    if (options_.filter_policy != nullptr) {
+      // One filter over the table's keys (LevelDB keeps one per 2 KiB of
+      // data blocks; a learned table has no blocks).
+      std::vector<Slice> keys(n);
+      for (uint64_t i = 0; i < n; i++) keys[i] = KeyAt(i);
+      const size_t before = meta.size();
+      options_.filter_policy->CreateFilter(keys.data(), static_cast<int>(n), &meta);
+      f.filter_len = meta.size() - before;
+    }
     f.meta_crc = crc32c::Mask(crc32c::Value(meta.data(), meta.size()));
     f.EncodeTo(&meta);
     if (status_.ok()) status_ = file_->Append(meta);
@@ -374,8 +387,10 @@ class LearnedReader : public TableReader {
   LearnedReader(const LearnedTableFormat* format, const Options& options,
                 RandomAccessFile* file, uint64_t number, const Footer& f,
                 std::string prefix, Model model, std::vector<uint64_t> offsets,
-                std::vector<uint64_t> keys)
+                std::vector<uint64_t> keys, std::string filter)
       : format_(format),
+        policy_(options.filter_policy),
+        filter_(std::move(filter)),
         icmp_(options.comparator),
         file_(file),
         number_(number),
@@ -511,6 +526,10 @@ class LearnedReader : public TableReader {
   Status InternalGet(const ReadOptions&, const Slice& k, void* arg,
                      void (*handle_result)(void*, const Slice&,
                                            const Slice&)) override {
+    if (policy_ != nullptr && !filter_.empty()) {
+      trace::ScopedStep step(trace::kLoadIndex);
+      if (!policy_->KeyMayMatch(k, filter_)) return Status::OK();
+    }
     Window w;
     uint64_t pos;
     Status s = Find(k, &w, &pos);
@@ -537,6 +556,8 @@ class LearnedReader : public TableReader {
 
  private:
   const LearnedTableFormat* const format_;
+  const FilterPolicy* const policy_;
+  const std::string filter_;
   const Comparator* const icmp_;  // the DB's internal key comparator
   RandomAccessFile* const file_;
   const uint64_t number_;
@@ -697,7 +718,8 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
   s = Footer::DecodeFrom(in.data(), &f, &ours);
   if (!ours) return native();
   if (!s.ok()) return Status::Corruption(name, s.ToString());
-  const uint64_t meta_len = uint64_t{f.prefix_len} + f.model_len + f.offsets_len + f.keys_len;
+  const uint64_t meta_len =
+      uint64_t{f.prefix_len} + f.model_len + f.offsets_len + f.keys_len + f.filter_len;
   const bool keep_keys = (f.flags & kFlagKeepKeys) != 0;
   const bool strings = (f.flags & kFlagStringIndex) != 0;
   if (f.version != kFormatVersion ||
@@ -758,8 +780,11 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
       for (uint64_t i = 0; i < f.n; i++) keys[i] = DecodeFixed64(p + 8 * i);
     }
   }
+  p += f.keys_len;
+  std::string filter(p, f.filter_len);
   *reader = new LearnedReader(this, options, file, info.number, f, std::move(prefix),
-                              std::move(model), std::move(offsets), std::move(keys));
+                              std::move(model), std::move(offsets), std::move(keys),
+                              std::move(filter));
   return Status::OK();
 }
 

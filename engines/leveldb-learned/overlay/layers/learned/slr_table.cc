@@ -15,7 +15,9 @@
 #include "leveldb/table_builder.h"
 #include "lidx/key_map.h"
 #include "lidx/slr.h"
+#include "leveldb/filter_policy.h"
 #include "table/block.h"
+#include "table/filter_block.h"
 #include "table/format.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -398,6 +400,8 @@ class SlrReader : public TableReader {
     format_->Unregister(number_);
     delete table_;
     if (index_contents_.heap_allocated) delete[] index_contents_.data.data();
+    filter_.reset();
+    if (filter_contents_.heap_allocated) delete[] filter_contents_.data.data();
   }
 
   // Opens the LevelDB table in [0, native_size) and the model area `area`
@@ -421,6 +425,7 @@ class SlrReader : public TableReader {
     if (s.ok() && !r->index_.Parse(r->index_contents_.data)) {
       s = Status::Corruption("slr: bad index block");
     }
+    if (s.ok() && options.filter_policy != nullptr) s = r->ReadFilter(footer);
     if (s.ok() && !area.empty()) s = r->LoadModels(area);
     if (!s.ok()) return s;
     format->Register(number, r->IndexMemoryBytes());
@@ -456,6 +461,10 @@ class SlrReader : public TableReader {
     RestartKey(index_, j, &hv);
     BlockHandle bh;
     if (!bh.DecodeFrom(&hv).ok()) return Status::Corruption("slr: bad block handle");
+    if (filter_ != nullptr) {
+      trace::ScopedStep step(trace::kLoadIndex);
+      if (!filter_->KeyMayMatch(bh.offset(), k)) return Status::OK();
+    }
     Cache::Handle* ch = nullptr;
     BlockContents contents;
     Status s;
@@ -503,10 +512,32 @@ class SlrReader : public TableReader {
             uint64_t number)
       : format_(format),
         cmp_(options.comparator),
+        policy_(options.filter_policy),
         file_(file),
         number_(number),
         cache_(options.block_cache),
         cache_id_(options.block_cache ? options.block_cache->NewId() : 0) {}
+
+  // LevelDB's filter block, as Table::ReadMeta finds it.
+  Status ReadFilter(const Footer& footer) {
+    BlockContents meta;
+    ReadOptions ro;
+    Status s = ReadBlock(file_, ro, footer.metaindex_handle(), &meta);
+    if (!s.ok()) return s;
+    Block metaindex(meta);  // owns meta's heap data, if any
+    std::unique_ptr<Iterator> it(metaindex.NewIterator(BytewiseComparator()));
+    const std::string key = std::string("filter.") + policy_->Name();
+    it->Seek(key);
+    if (it->Valid() && it->key() == Slice(key)) {
+      Slice v = it->value();
+      BlockHandle fh;
+      if (fh.DecodeFrom(&v).ok()) {
+        s = ReadBlock(file_, ro, fh, &filter_contents_);
+        if (s.ok()) filter_.reset(new FilterBlockReader(policy_, filter_contents_.data));
+      }
+    }
+    return s;
+  }
 
   Status LoadModels(const Slice& area) {
     Slice in = area;
@@ -575,12 +606,15 @@ class SlrReader : public TableReader {
 
   const LearnedTableFormat* const format_;
   const Comparator* const cmp_;  // the DB's internal key comparator
+  const FilterPolicy* const policy_;
   RandomAccessFile* const file_;
   const uint64_t number_;
   Cache* const cache_;
   const uint64_t cache_id_;
   Table* table_ = nullptr;
   BlockContents index_contents_{Slice(), false, false};
+  BlockContents filter_contents_{Slice(), false, false};
+  std::unique_ptr<FilterBlockReader> filter_;
   Restarts index_;
   std::string prefix_;
   std::unique_ptr<SlrModel> index_model_;

@@ -1,0 +1,74 @@
+"""leveldb-learned on real builds: LevelDB's own tests and ours with a
+learned index as every table's format (bounded sample: one index, two
+programs), an index that cannot be built failing the run by name, and the
+run log's learned fields (the differential sample is engines/difftest.yaml's
+`learned-sample`, run by test_difftest.py)."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from lsmrepro import runlog
+from tests.helpers import REPO
+
+pytestmark = pytest.mark.e2e
+
+TARBALL = "build/sources/leveldb-1.23.tar.gz"
+BINARY = REPO / "build/engines/leveldb-learned/bin/lsmbench"
+
+
+def snakemake(*targets):
+    r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default", *targets],
+                       cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
+
+
+def keys_file(path, keys):
+    keys = sorted(keys)
+    path.write_bytes(len(keys).to_bytes(8, "little") + b"".join(k.to_bytes(8, "little") for k in keys))
+    return str(path)
+
+
+def test_upstream_and_layer_tests_with_a_learned_default(tmp_path):
+    snakemake(TARBALL)
+    r = subprocess.run([sys.executable, "engines/leveldb-hooks/upstream_tests.py", "leveldb-learned",
+                        "--tarball", TARBALL, "--work", str(tmp_path / "up"),
+                        "--format", "index=rmi,position_boundary=16",
+                        "--tests", "learned_table_test,table_test"],
+                       cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr[-3000:]
+    assert "learned_table_test: " in r.stdout and "0 regressions" in r.stdout
+
+
+def test_index_that_cannot_be_built_fails_the_run(tmp_path):
+    snakemake(str(BINARY.relative_to(REPO)))
+    data = keys_file(tmp_path / "k_uint64", range(0, 3_000_000, 3))
+    log = tmp_path / "run.jsonl"
+    r = subprocess.run([str(BINARY), "--db", str(tmp_path / "db"), "--dataset", data, "--log", str(log),
+                        "--ops", "1000", "--progress", "never", "-o", "index=lipp",
+                        "-o", "index_knobs=max_memory_mb:1", "-o", "write_buffer_size=33554432"],
+                       capture_output=True, text=True)
+    assert r.returncode != 0
+    assert "index 'lipp' cannot be built on table" in r.stderr and "max_memory_mb" in r.stderr
+    assert not log.exists()
+
+
+def test_run_log_carries_the_learned_fields(tmp_path):
+    snakemake(str(BINARY.relative_to(REPO)))
+    data = keys_file(tmp_path / "k_uint64", range(1, 200_000, 7))
+    log = tmp_path / "run.jsonl"
+    subprocess.run([str(BINARY), "--db", str(tmp_path / "db"), "--dataset", data, "--log", str(log),
+                    "--ops", "5000", "--progress", "never", "-o", "index=pgm", "-o", "timers=alternate",
+                    "-o", "read_mode=pread", "-o", "read_advice=random",
+                    "-o", "write_buffer_size=262144"], check=True, capture_output=True)
+    runlog.read(str(log))  # every record valid against log_schema.yaml
+    records = [json.loads(x) for x in log.read_text().splitlines()]
+    engine = next(r for r in records if r["type"] == "engine")
+    lookup = next(r for r in records if r["type"] == "breakdown" and r["scope"] == "lookup")
+    assert engine["learned"]["tables_built"] > 0 and engine["index_bytes"] > 0
+    assert sum(engine["learned"]["index_bytes_per_table"].values()) == engine["index_bytes"]
+    assert engine["read_io"]["mode"] == "pread" and engine["read_io"]["rchar_per_lookup"] > 0
+    assert engine["hooks"]["compaction_totals"]["training_seconds"] > 0
+    assert lookup["counters"]["comparisons"] > 0 and lookup["per_op"]["index_search"] > 0
+    assert lookup["timer_overhead"]["gets_timed_on"] == lookup["timer_overhead"]["gets_timed_off"]
