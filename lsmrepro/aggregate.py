@@ -203,7 +203,7 @@ def aggregate(paths, out):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
-    ap.add_argument("files", nargs="+", help="run logs and their runner reports")
+    ap.add_argument("files", nargs="*", help="run logs and their runner reports (none: a study whose figures need no runs)")
     args = ap.parse_args(argv)
     rows = aggregate(args.files, args.out)
     print(f"aggregate: {len(args.files)} files, {len(rows)} rows -> {args.out}", file=sys.stderr)
