@@ -7,6 +7,7 @@
 #define LSMBENCH_LEVELDB_HOOKS_ADAPTER_H_
 
 #include <array>
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -118,6 +119,7 @@ class LookupTimers {
     for (auto& c : count_) c = 0;
     comparisons_.Clear();
     index_comparisons_.Clear();
+    for (auto& v : samples_) v.clear();
     gets_ = 0;
   }
   template <typename F>
@@ -142,8 +144,10 @@ class LookupTimers {
     auto t0 = std::chrono::steady_clock::now();
     auto r = get();
     auto t1 = std::chrono::steady_clock::now();
-    sum_[on] += std::chrono::duration<double, std::nano>(t1 - t0).count();
+    const double ns = std::chrono::duration<double, std::nano>(t1 - t0).count();
+    sum_[on] += ns;
     count_[on]++;
+    if (samples_[on].size() < kMaxSamples) samples_[on].push_back(static_cast<float>(ns));
     leveldb::trace::SetTracing(false);
     return r;
   }
@@ -189,11 +193,16 @@ class LookupTimers {
         {"timers", mode_}};
     if (mode_ == "alternate") {
       double on = count_[1] ? sum_[1] / count_[1] : 0, off = count_[0] ? sum_[0] / count_[0] : 0;
+      // Medians too: on a shared machine a few preempted gets move the means.
+      double p50_on = Median(samples_[1]), p50_off = Median(samples_[0]);
       rec["timer_overhead"] = {{"gets_timed_on", count_[1]},
                                {"gets_timed_off", count_[0]},
                                {"mean_ns_on", on},
                                {"mean_ns_off", off},
-                               {"overhead_fraction", off > 0 ? on / off - 1 : 0.0}};
+                               {"overhead_fraction", off > 0 ? on / off - 1 : 0.0},
+                               {"p50_ns_on", p50_on},
+                               {"p50_ns_off", p50_off},
+                               {"p50_overhead_fraction", p50_off > 0 ? p50_on / p50_off - 1 : 0.0}};
     }
     return {rec};
   }
@@ -229,7 +238,15 @@ class LookupTimers {
   };
 
   CountHistogram comparisons_, index_comparisons_;
+  static constexpr size_t kMaxSamples = 1 << 22;
+  static double Median(std::vector<float> v) {
+    if (v.empty()) return 0;
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  }
+
   std::string mode_ = "off";
+  std::vector<float> samples_[2];
   double sum_[2] = {0, 0};
   uint64_t count_[2] = {0, 0};
   uint64_t gets_ = 0;

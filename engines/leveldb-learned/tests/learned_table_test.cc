@@ -164,3 +164,8 @@ TEST(LearnedTableTest, CorruptFooterIsAnError) {
 }
 
 }  // namespace leveldb
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

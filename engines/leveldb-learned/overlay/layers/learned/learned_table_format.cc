@@ -268,6 +268,9 @@ class LearnedBuilder : public TableFileBuilder {
             std::string_view(u.data() + prefix.size(), u.size() - prefix.size()));
       }
       s = model.ints->Build(mapped_.data(), n, nullptr);
+      if (s.ok() && c.index == "rmi" && c.knobs.count("leaves") == 0) {
+        s = TuneRmiLeaves(c, n, &model, &err);
+      }
     }
     const uint64_t t1 = Nanos();
     if (!s.ok()) {
@@ -352,6 +355,34 @@ class LearnedBuilder : public TableFileBuilder {
     GetVarint32(&in, &klen);
     GetVarint32(&in, &vlen);
     return Slice(in.data(), klen);
+  }
+
+  // RMI's bound is an outcome of its second-level size (seed 000 §4.2): the
+  // fewest leaves (n / (boundary * 2^k), k = 0, 1, ...) whose mean bound
+  // width over a sample of the keys stays within the position boundary.
+  lidx::Status TuneRmiLeaves(const LearnedTableConfig& c, uint64_t n, Model* model,
+                             std::string* err) {
+    auto mean_width = [&](const lidx::Index<uint64_t>& idx) {
+      const uint64_t step = std::max<uint64_t>(1, n / 1024);
+      double sum = 0;
+      uint64_t count = 0;
+      for (uint64_t i = 0; i < n; i += step, count++) {
+        lidx::Bound b = idx.Search(mapped_[i]);
+        sum += static_cast<double>(b.hi - b.lo);
+      }
+      return count ? sum / count : 0.0;
+    };
+    if (mean_width(*model->ints) > c.position_boundary) return lidx::Status::OK();
+    for (uint64_t k = 1; (n / (c.position_boundary << k)) >= 1 && k < 20; k++) {
+      LearnedTableConfig wider = c;
+      wider.knobs["leaves"] = std::to_string(n / (c.position_boundary << k));
+      Model m;
+      if (!Model::Make(wider, n, &m, err)) return lidx::Status::Error(*err);
+      lidx::Status s = m.ints->Build(mapped_.data(), n, nullptr);
+      if (!s.ok() || mean_width(*m.ints) > c.position_boundary) break;
+      *model = std::move(m);
+    }
+    return lidx::Status::OK();
   }
 
   const LearnedTableFormat* const format_;
@@ -546,10 +577,17 @@ class LearnedReader : public TableReader {
     return s;
   }
 
+  // Exact (one read of the model's bound): LevelDB answers from its index
+  // block, at block granularity; a model's bound alone can be far coarser.
   uint64_t ApproximateOffsetOf(const Slice& ikey) const override {
-    uint64_t lo, hi;
-    Bound(ikey, &lo, &hi);
-    return lo >= f_.n ? f_.entries_bytes : Offset(lo);
+    Window w;
+    uint64_t pos;
+    if (!Find(ikey, &w, &pos).ok()) {
+      uint64_t lo, hi;
+      Bound(ikey, &lo, &hi);
+      pos = lo;
+    }
+    return pos >= f_.n ? f_.entries_bytes : Offset(pos);
   }
 
   Iterator* NewIterator(const ReadOptions&) const override;
