@@ -104,7 +104,7 @@ def rows_of(log, base=None, prefix="", phases=None):
                 elif isinstance(value, (int, float)):
                     out.append(row(rec, f"{scope}_{name}", value, ""))
             for name, value in d.get("timer_overhead", {}).items():
-                out.append(row(rec, f"{scope}_timer_{name}", value, "ns" if name.startswith("mean_ns") else ""))
+                out.append(row(rec, f"{scope}_timer_{name}", value, "ns" if "_ns_" in name else ""))
         elif kind == "engine":
             # Top-level numbers, and those of the `learned` section (model
             # counters of leveldb-learned, e.g. slr_abandoned) as learned_*.
