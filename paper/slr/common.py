@@ -13,6 +13,9 @@ MECHANISMS = {
     "eq-bad": "equal-size SLR\nwith bad segments",
 }
 COLORS = {"binary": "#4c72b0", "eq": "#dd8452", "ea": "#55a868", "eq-bad": "#c44e52"}
+# Line styles that keep coinciding curves visible (eq-bad equals eq where no
+# segment is bad; ea equals binary where its model was abandoned).
+STYLES = {"binary": ("o", "-"), "eq": ("s", "-"), "ea": ("^", "--"), "eq-bad": ("x", ":")}
 KV_BYTES = 8 + 64  # key + value of every loaded pair (experiments.yaml: be64 keys, value_bytes 64)
 
 

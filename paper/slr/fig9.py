@@ -32,8 +32,9 @@ def figure(rows, spec):
                 g = dist[(dist["dataset"] == ds) & (dist["slr"] == m)].sort_values("comparisons")
                 if g.empty:
                     continue
-                ax.plot(g["comparisons"], g["gets"] / g["gets"].sum(), marker="o", ms=3, lw=1,
-                        color=common.COLORS[m], label=common.MECHANISMS[m].replace("\n", " "))
+                marker, line = common.STYLES[m]
+                ax.plot(g["comparisons"], g["gets"] / g["gets"].sum(), marker=marker, ls=line, ms=5, lw=1.2,
+                        mfc="none", color=common.COLORS[m], label=common.MECHANISMS[m].replace("\n", " "))
             ax.set_yscale("log")
             ax.set_xlabel(f"key comparisons per lookup ({what})")
             ax.set_ylabel("share of lookups")
