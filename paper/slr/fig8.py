@@ -62,11 +62,10 @@ def table(rows):
         v = g["value"]
         base = lat[(lat["dataset"] == ds) & (lat["slr"] == "binary")]["value"].mean()
         t = thr[(thr["dataset"] == ds) & (thr["slr"] == m)]["value"]
-        built = sum(plotting.metric(rows, f"load_learned_{k}", dataset=ds, slr=m)["value"].mean()
-                    for k in ("tables_built", "native_tables_built"))
+        built = plotting.metric(rows, "load_tables", dataset=ds, slr=m)["value"].mean()
         abandoned = plotting.metric(rows, "load_learned_slr_abandoned", dataset=ds, slr=m)["value"]
         out.append({"dataset": ds, "mechanism": m, "runs": len(v),
-                    # per load: tables written, and error-aware models given up for binary search
+                    # per load: tables after settling, and error-aware models given up for binary search
                     "tables per load": built, "ea models abandoned per load": abandoned.mean(),
                     "latency mean ns": v.mean(), "latency sd ns": v.std(),
                     "latency min": v.min(), "latency q1": v.quantile(0.25), "latency q3": v.quantile(0.75),
