@@ -8,11 +8,12 @@
         wall time and disk of every figure at a scale, from the job times
         measured on this machine (Snakemake `benchmark:` files of the load
         and run jobs, any scale), scaled by keys (loads) and ops (runs); says
-        which figures have no measurement yet.
+        which figures have no measurement yet. A run's measured phase scales
+        with its ops, a load and the rest of a run (reading the dataset,
+        copying the database) with the keys; the start-up of a job does not.
 """
 import argparse
 import json
-import math
 from pathlib import Path
 
 import humanfriendly
@@ -76,27 +77,51 @@ def _benchmark_seconds(path):
         return None
 
 
+def _phase_seconds(log, phases):
+    """Seconds of these phases in an lsmbench log (0 when unreadable)."""
+    total = 0.0
+    try:
+        for line in Path(log).read_text().splitlines():
+            rec = json.loads(line)
+            if rec.get("type") == "phase" and rec["phase"] in phases:
+                total += rec["seconds"]
+    except (OSError, ValueError, KeyError):
+        return 0.0
+    return total
+
+
 def _measured(results):
-    """Every measured load and run job: (kind, id) -> [(scale, seconds)],
-    with disk bytes of loads from their logs' table_bytes."""
+    """Every measured load and run job: (kind, id) -> [(scale, job seconds,
+    seconds of its measured phase)]. A run's phase scales with its ops, a
+    load's with its keys; the rest of a job (reading the dataset, copying
+    the database) with keys too, except the start-up every job pays."""
     seen = {}
     for scale in SCALES:
-        for path in Path(results, scale, "benchmarks").rglob("*.tsv"):
-            rel = path.relative_to(Path(results, scale, "benchmarks")).with_suffix("")
+        base = Path(results, scale, "benchmarks")
+        for path in base.rglob("*.tsv"):
+            rel = path.relative_to(base).with_suffix("")
             s = _benchmark_seconds(path)
             if s is None:
                 continue
             kind = "load" if rel.parts[0] == "loads" else "run"
-            key = "/".join(rel.parts[1:2]) if kind == "load" else "/".join(rel.parts[:3])
-            seen.setdefault((kind, key), []).append((scale, s))
+            raw = Path(results, scale, "raw", *rel.parts).with_suffix(".jsonl")
+            phase = _phase_seconds(raw, {"run"} if kind == "run" else {"load", "settle"})
+            key = rel.parts[1] if kind == "load" else "/".join(rel.parts[:3])
+            seen.setdefault((kind, key), []).append((scale, s, min(phase, s)))
     return seen
+
+
+def _startup(measured):
+    """The smallest non-phase part of any job: what every job pays whatever its size."""
+    rest = [s - p for jobs in measured.values() for _, s, p in jobs]
+    return max(0.0, min(rest)) if rest else 0.0
 
 
 def estimate(results, scale):
     """Per figure: estimated wall seconds and disk bytes at `scale`."""
-    target = load_scale(scale)
-    runs = studies.runs(target)
+    runs = studies.runs(load_scale(scale))
     measured = _measured(results)
+    startup = _startup(measured)
     per_scale_runs = {s: studies.runs(load_scale(s)) for s in SCALES}
     rows = []
     for study, fig, spec in studies.all_figures():
@@ -107,20 +132,20 @@ def estimate(results, scale):
             if key not in measured:
                 missing += 1
                 continue
-            src_scale, s = measured[key][-1]
+            src_scale, s, phase = measured[key][-1]
             src = per_scale_runs[src_scale]
             src_ops = src[(src["study"] == study) & (src["figure"] == fig)]["ops"].iloc[0]
-            seconds += s * r.ops / src_ops
+            keys = _keys(scale, r.dataset_name) / _keys(src_scale, r.dataset_name)
+            seconds += startup + phase * r.ops / src_ops + (s - phase - startup) * keys
         for load, group in mine.groupby("load") if len(mine) else []:
             r = group.iloc[0]
-            value = int(r["value_bytes"])
-            disk += _keys(scale, r["dataset_name"]) * (8 + value) * 1.1
-            hits = [(k, v) for k, v in measured.items() if k[0] == "load" and _same_load(k[1], load)]
+            disk += _keys(scale, r["dataset_name"]) * (8 + int(r["value_bytes"])) * 1.1
+            hits = [v for k, v in measured.items() if k[0] == "load" and _same_load(k[1], load)]
             if not hits:
                 missing += 1
                 continue
-            src_scale, s = hits[0][1][-1]
-            seconds += s * _keys(scale, r["dataset_name"]) / _keys(src_scale, r["dataset_name"])
+            src_scale, s, phase = hits[0][-1]
+            seconds += startup + (s - startup) * _keys(scale, r["dataset_name"]) / _keys(src_scale, r["dataset_name"])
         rows.append({"target": f"{study}/{fig}", "jobs": len(mine) + (mine["load"].nunique() if len(mine) else 0),
                      "estimated wall": humanfriendly.format_timespan(seconds) if seconds else "—",
                      "seconds": round(seconds, 1), "peak disk (loads, upper bound)": humanfriendly.format_size(disk, binary=True),
@@ -154,8 +179,6 @@ def main(argv=None):
     if unmeasured:
         print("no measurement yet for some jobs of: " + ", ".join(unmeasured)
               + " (run them at any scale first, e.g. ./reproduce smoke)")
-    if math.isfinite(total):
-        return
 
 
 if __name__ == "__main__":

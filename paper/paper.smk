@@ -85,7 +85,8 @@ rule bench_run:
         args=lambda w: " ".join(run_row(w).run_args),
         cache=lambda w: run_row(w).cache,
         workdb=lambda w: f"{hardware_db_dir(w.scale)}/runs/{w.study}/{w.figure}/{w.point}/r{w.rep}",
-        r=lambda w: run_row(w),
+        dataset=lambda w: run_row(w).dataset,
+        load=lambda w: run_row(w).load,
     threads: workflow.cores
     resources:
         bench_lock=1,
@@ -102,9 +103,9 @@ rule bench_run:
         " --attach fingerprint={input.fingerprint} --attach calibration={input.calibration}"
         " --build-id {input.build_id} {params.args}"
         " --meta study={wildcards.study} --meta experiment={wildcards.figure}"
-        " --meta scale={wildcards.scale} --meta dataset={params.r.dataset}"
+        " --meta scale={wildcards.scale} --meta dataset={params.dataset}"
         " --meta repetition={wildcards.rep} --meta point={wildcards.point}"
-        " --meta load={params.r.load} 2> {log}"
+        " --meta load={params.load} 2> {log}"
 
 
 # One tidy table per study: a row per (run, metric), each with its source.

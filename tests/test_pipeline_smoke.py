@@ -237,7 +237,7 @@ def test_bad_config_fails_with_one_line(results):
 
 def _lsmbench(*args):
     binary = REPO / "build" / "engines" / "leveldb" / "bin" / "lsmbench"
-    return subprocess.run([str(binary), *map(str, args)], capture_output=True, text=True)
+    return subprocess.run([str(binary), *map(str, args)], cwd=REPO, capture_output=True, text=True)
 
 
 def test_unknown_engine_option_is_one_clear_error(results, tmp_path):
@@ -286,3 +286,71 @@ def test_ycsb_workloads_verify_on_real_engines(results, tmp_path, engine, worklo
     expected = {"workloada": {"get", "update"}, "workloadd": {"get", "insert"},
                 "workloade": {"scan", "insert"}, "workloadf": {"get", "rmw"}}[workload]
     assert expected <= ops, ops
+
+
+def _bench(*args):
+    return subprocess.run([sys.executable, "-m", "lsmrepro.bench", *map(str, args)], cwd=REPO,
+                          capture_output=True, text=True)
+
+
+def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
+    """The benchmark job itself, on a real engine: a load leaves a database,
+    a cold run copies it and evicts its pages (saying so in its log), and a
+    run the engine rejects leaves a failed record with the reason."""
+    binary = REPO / "build" / "engines" / "leveldb" / "bin" / "lsmbench"
+    dataset = results / "smoke" / "datasets" / "uspr_uint64"
+    common = [binary, "--dataset", dataset, "--seed", 3, "--ops", 2000, "--negative-share", 0.1,
+              "--meta", "study=baseline", "--meta", "experiment=point", "--meta", "scale=smoke",
+              "--meta", "dataset=uniform", "--meta", "repetition=0", "--meta", "point=engine=leveldb,dataset=uniform"]
+    load_log = tmp_path / "load.jsonl"
+    r = _bench("load", "--db", tmp_path / "load-db", "--log", load_log, "--limits", tmp_path / "load.limits.json",
+               "--memory", "none", "--", *common, "--phase", "load")
+    assert r.returncode == 0, r.stderr
+    phases = [json.loads(x).get("phase") for x in load_log.read_text().splitlines()]
+    assert "load" in phases and "settle" in phases and (tmp_path / "load-db").is_dir()
+    run_log = tmp_path / "run.jsonl"
+    r = _bench("run", "--from", tmp_path / "load-db", "--load-log", load_log, "--db", tmp_path / "copy",
+               "--cache", "cold", "--log", run_log, "--limits", tmp_path / "run.limits.json", "--memory", "none",
+               "--", *common, "--phase", "run")
+    assert r.returncode == 0, r.stderr
+    records = [json.loads(x) for x in run_log.read_text().splitlines()]
+    meta = records[0]["meta"]
+    assert meta["db_copy"] in ("reflink", "copy") and meta["cache"] == "cold"
+    assert int(meta["cache_evicted_files"]) > 0 and meta["cache_dropped"].startswith("yes" if os.geteuid() == 0 else "no")
+    assert [x["phase"] for x in records if x["type"] == "phase"] == ["run"]
+    check = next(x for x in records if x["type"] == "check")
+    assert check["wrong"] == 0 and check["verified"] > 2000
+    assert not (tmp_path / "copy").exists() and (tmp_path / "load-db").is_dir()  # the copy goes, the load stays
+    failed_log = tmp_path / "failed.jsonl"
+    r = _bench("run", "--from", tmp_path / "load-db", "--load-log", load_log, "--db", tmp_path / "copy2",
+               "--log", failed_log, "--limits", tmp_path / "failed.limits.json", "--memory", "none",
+               "--", *common, "--phase", "run", "-o", "block_size=lots")
+    assert r.returncode == 0, r.stderr
+    failure = json.loads(failed_log.read_text())
+    assert failure["type"] == "failed" and "block_size" in failure["reason"] and failure["meta"]["point"]
+    r = _bench("run", "--from", tmp_path / "load-db", "--load-log", load_log, "--db", tmp_path / "copy3",
+               "--log", tmp_path / "typo.jsonl", "--limits", tmp_path / "typo.limits.json", "--memory", "none",
+               "--", *common, "--phase", "run", "-o", "blocksize=4096")
+    assert r.returncode == 2 and "'blocksize'" in r.stderr and "block_size" in r.stderr
+    assert not (tmp_path / "typo.jsonl").exists()
+
+
+@pytest.mark.parametrize("workload, ops", [
+    ({"kind": "point", "negative_share": 0.2}, {"get"}),
+    ({"kind": "range", "scan_length": 50}, {"scan"}),
+    ({"kind": "inserts"}, {"insert"}),
+    ({"kind": "ycsb", "spec": "doblix_balanced", "properties": {"requestdistribution": "zipfian"}}, {"get", "update"}),
+])
+def test_every_workload_kind_loads_then_runs_on_a_real_engine(results, tmp_path, workload, ops):
+    """A spec's workload as lsmbench arguments: --phase load, then --phase run
+    on what it left; every answer checks."""
+    from lsmrepro import studies
+    row = {"load_order": "shuffled", "key_encoding": "be64", "seed": 5, "settle": "wait", "value_bytes": 32,
+           "options": {}, "run_options": [], "ops": 3000, "workload_spec": workload}
+    for phase in ("load", "run"):
+        r = _lsmbench("--db", tmp_path / "db", "--dataset", results / "smoke" / "datasets" / "uspr_uint64",
+                      "--log", tmp_path / f"{phase}.jsonl", *studies._lsmbench_args(row, phase))
+        assert r.returncode == 0, r.stderr
+    records = [json.loads(x) for x in (tmp_path / "run.jsonl").read_text().splitlines()]
+    assert {x["op"] for x in records if x["type"] == "latency"} == ops
+    assert next(x for x in records if x["type"] == "check")["wrong"] == 0

@@ -116,3 +116,13 @@ def test_point_ids_round_trip_to_their_factors(factors):
     from lsmrepro.aggregate import point_factors
     point = ",".join(f"{k}={v}" for k, v in factors.items())
     assert point_factors(point) == factors
+
+
+@given(st.integers(1, 10**9), st.integers(1, 100), st.one_of(st.none(), st.integers(1, 10**9)),
+       st.one_of(st.none(), st.integers(1, 100)))
+def test_scale_counts_never_exceed_the_papers(ops, reps, max_ops, max_reps):
+    fig = {"ops": ops, "repetitions": reps}
+    caps = {k: v for k, v in (("max_ops", max_ops), ("max_repetitions", max_reps)) if v is not None}
+    got = studies.counts({"counts": {**caps, "figures": {}}}, "s", "f", fig)
+    assert 1 <= got["ops"] <= ops and 1 <= got["repetitions"] <= reps
+    assert got["ops"] == min(ops, max_ops or ops) and got["repetitions"] == min(reps, max_reps or reps)
