@@ -22,17 +22,26 @@
 
 namespace lsmbench {
 
-// Records the hooks' events. Called from LevelDB's threads: one mutex.
+// Records the hooks' events (called from LevelDB's threads: one mutex) and
+// forwards each to the fork's own hooks, if any (Chain).
 class HooksRecorder : public leveldb::LsmHooks {
  public:
   static constexpr int kLevels = 7;
 
+  void Chain(leveldb::LsmHooks* next) { next_ = next; }
+  bool FindFileInLevel(int level, const std::vector<leveldb::FileMetaData*>& files,
+                       const leveldb::Slice& internal_key, uint32_t* index) override {
+    return next_ != nullptr && next_->FindFileInLevel(level, files, internal_key, index);
+  }
+
   void OnFileCreated(const leveldb::FileEvent& e) override {
+    if (next_ != nullptr) next_->OnFileCreated(e);
     std::lock_guard<std::mutex> l(mu_);
     born_[e.number] = e.micros;
     created_[Level(e.level)]++;
   }
   void OnFileDeleted(const leveldb::FileEvent& e) override {
+    if (next_ != nullptr) next_->OnFileDeleted(e);
     std::lock_guard<std::mutex> l(mu_);
     auto it = born_.find(e.number);
     if (it == born_.end()) return;  // created before this process opened the DB
@@ -41,12 +50,14 @@ class HooksRecorder : public leveldb::LsmHooks {
     deleted_[lv]++;
     born_.erase(it);
   }
-  void OnFileLookup(int level, uint64_t, bool found) override {
+  void OnFileLookup(int level, uint64_t number, bool found) override {
+    if (next_ != nullptr) next_->OnFileLookup(level, number, found);
     // Version::Get runs on the caller's thread; counters per level.
     std::lock_guard<std::mutex> l(mu_);
     (found ? positive_ : negative_)[Level(level)]++;
   }
   void OnCompaction(const leveldb::CompactionEvent& e) override {
+    if (next_ != nullptr) next_->OnCompaction(e);
     std::lock_guard<std::mutex> l(mu_);
     const double total = e.micros * 1e3, train = e.train_nanos, write = e.model_write_nanos;
     compactions_.push_back({{"flush", e.flush},
@@ -91,6 +102,7 @@ class HooksRecorder : public leveldb::LsmHooks {
 
  private:
   static int Level(int l) { return l < 0 ? 0 : l >= kLevels ? kLevels - 1 : l; }
+  leveldb::LsmHooks* next_ = nullptr;
   std::mutex mu_;
   std::map<uint64_t, uint64_t> born_;
   uint64_t created_[kLevels] = {}, deleted_[kLevels] = {}, lifetime_us_[kLevels] = {};

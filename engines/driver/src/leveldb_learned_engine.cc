@@ -3,6 +3,7 @@
 // LevelDB-generic is leveldb_engine.h; this adds the learned table's
 // options, its index memory, the hooks' events and the lookup breakdown.
 #include "layers/learned/learned_table_format.h"
+#include "layers/learned/level_models.h"
 #include "leveldb_engine.h"
 #include "leveldb_hooks_adapter.h"
 
@@ -50,7 +51,10 @@ class LearnedEngine : public LevelDBEngine {
         {"index_knobs", OT::kString, "",
          "extra lidx knobs, name:value;name:value (override the boundary's)", {}},
         {"sstable_size", OT::kInt, "0", "table target bytes (0: max_file_size)", {}},
-        {"granularity", OT::kString, "file", "one model per table (file)", {"file"}},
+        {"granularity", OT::kString, "file",
+         "file: a model per table; level: a model per level over its tables (valid while the "
+         "level is unchanged; LevelDB's file search and the table's own model otherwise)",
+         {"file", "level"}},
         LookupTimers::Spec(),
     };
   }
@@ -93,6 +97,14 @@ class LearnedEngine : public LevelDBEngine {
     if (format_ == nullptr) return false;
     options->table_format = format_.get();
     options->hooks = &hooks_;
+    if (o.Str("granularity") == "level") {
+      if (c.index == "lits" || c.index == "native") {
+        *err = "granularity=level needs an integer-key learned index, not '" + c.index + "'";
+        return false;
+      }
+      levels_ = std::make_unique<leveldb::LevelModels>(c, dir());
+      hooks_.Chain(levels_.get());
+    }
     if (o.Int("sstable_size") > 0) options->max_file_size = o.Int("sstable_size");
     timers_.Configure(o.Str("timers"));
     return true;
@@ -120,7 +132,7 @@ class LearnedEngine : public LevelDBEngine {
         {"index", c.index},
         {"position_boundary", c.position_boundary},
         {"keep_keys", c.keep_keys},
-        {"granularity", "file"},
+        {"granularity", levels_ ? "level" : "file"},
         {"tables_open", open.size()},
         {"index_bytes_per_table", per_table},
         {"tables_built", s.tables_built},
@@ -135,10 +147,23 @@ class LearnedEngine : public LevelDBEngine {
         {"slr_abandoned", s.slr_abandoned}};
     (*stats)["learning_seconds"] = s.train_nanos / 1e9;
     (*stats)["hooks"] = hooks_.ToJson();
+    if (levels_) {
+      leveldb::LevelModels::Stats ls = levels_->GetStats();
+      (*stats)["learned"]["level_models"] = {{"models_built", ls.models_built},
+                                             {"models_discarded", ls.models_discarded},
+                                             {"training_failures", ls.training_failures},
+                                             {"training_seconds", ls.train_nanos / 1e9},
+                                             {"lookups_by_model", ls.lookups_by_model},
+                                             {"fallbacks", ls.fallbacks},
+                                             {"memory_bytes", ls.memory_bytes},
+                                             {"last_error", ls.last_error}};
+      (*stats)["index_bytes_level_models"] = ls.memory_bytes;
+    }
   }
 
  private:
   std::unique_ptr<leveldb::LearnedTableFormat> format_;
+  std::unique_ptr<leveldb::LevelModels> levels_;  // granularity=level
   HooksRecorder hooks_;
   LookupTimers timers_;
 };

@@ -62,7 +62,8 @@ struct LookupContext {
   int level = -1;
   uint64_t file_number = 0;
   bool has_hint = false;
-  uint64_t hint_lo = 0;  // entry positions within the table
+  uint64_t hint_file = 0;  // the table the hint is for
+  uint64_t hint_lo = 0;    // entry positions within that table
   uint64_t hint_hi = 0;
 };
 

@@ -518,9 +518,17 @@ class LearnedReader : public TableReader {
 
   // The position of the first entry >= ikey, with its window loaded (the
   // position is n when there is none).
-  Status Find(const Slice& ikey, Window* w, uint64_t* pos) const {
+  Status Find(const Slice& ikey, Window* w, uint64_t* pos, bool use_hint = false) const {
     uint64_t lo, hi;
-    Bound(ikey, &lo, &hi);
+    const trace::LookupContext& ctx = trace::Context();
+    if (use_hint && ctx.has_hint && ctx.hint_file == number_) {
+      // granularity=level: the level model's bound within this table.
+      trace::Count(&trace::LookupTrace::level_model_hits);
+      lo = std::min<uint64_t>(ctx.hint_lo, f_.n);
+      hi = std::min<uint64_t>(ctx.hint_hi, f_.n);
+    } else {
+      Bound(ikey, &lo, &hi);
+    }
     if (lo >= f_.n) {
       *pos = f_.n;
       w->lo = w->hi = f_.n;
@@ -563,7 +571,7 @@ class LearnedReader : public TableReader {
     }
     Window w;
     uint64_t pos;
-    Status s = Find(k, &w, &pos);
+    Status s = Find(k, &w, &pos, /*use_hint=*/true);
     if (s.ok() && pos < f_.n) {
       Slice key, value;
       if (pos < w.hi && Entry(w, pos, &key, &value)) {
@@ -824,6 +832,45 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
   *reader = new LearnedReader(this, options, file, info.number, f, std::move(prefix),
                               std::move(model), std::move(offsets), std::move(keys),
                               std::move(filter));
+  return Status::OK();
+}
+
+std::map<std::string, std::string> LearnedIndexKnobs(const LearnedTableConfig& c, uint64_t n) {
+  return KnobsFor(c, n);
+}
+
+Status ReadLearnedTableUserKeys(RandomAccessFile* file, uint64_t file_size,
+                                std::vector<std::string>* user_keys) {
+  user_keys->clear();
+  if (file_size < kFooterSize) return Status::NotSupported("not a learned table");
+  char buf[kFooterSize];
+  Slice in;
+  Status s = file->Read(file_size - kFooterSize, kFooterSize, &in, buf);
+  if (!s.ok()) return s;
+  bool ours;
+  Footer f;
+  if (in.size() == kFooterSize) s = Footer::DecodeFrom(in.data(), &f, &ours);
+  if (!s.ok()) return s;
+  if (in.size() != kFooterSize || !ours) return Status::NotSupported("not a learned table");
+  std::string scratch(f.entries_bytes, '\0');
+  Slice entries;
+  s = file->Read(0, f.entries_bytes, &entries, &scratch[0]);
+  if (!s.ok()) return s;
+  if (entries.size() != f.entries_bytes) return Status::Corruption("truncated entries");
+  user_keys->reserve(f.n);
+  const char* p = entries.data();
+  const char* limit = p + entries.size();
+  for (uint64_t i = 0; i < f.n; i++) {
+    const char* e = f.slot_width ? entries.data() + i * f.slot_width : p;
+    uint32_t klen, vlen;
+    e = GetVarint32Ptr(e, limit, &klen);
+    if (e) e = GetVarint32Ptr(e, limit, &vlen);
+    if (e == nullptr || static_cast<uint64_t>(limit - e) < uint64_t{klen} + vlen || klen < 8) {
+      return Status::Corruption("bad entry");
+    }
+    user_keys->emplace_back(e, klen - 8);
+    p = e + klen + vlen;
+  }
   return Status::OK();
 }
 

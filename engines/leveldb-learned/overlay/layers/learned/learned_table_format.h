@@ -38,6 +38,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "layers/hooks/table_format.h"
 
@@ -105,6 +106,16 @@ class LearnedTableFormat : public TableFormat {
   mutable LearnedTableStats stats_;
   mutable std::map<uint64_t, size_t> open_;
 };
+
+class RandomAccessFile;
+
+// For level models (level_models.h): the user keys of a learned table, in
+// order (NotSupported for other tables), and the lidx knobs `c` gives an
+// index over n keys.
+Status ReadLearnedTableUserKeys(RandomAccessFile* file, uint64_t file_size,
+                                std::vector<std::string>* user_keys);
+std::map<std::string, std::string> LearnedIndexKnobs(const LearnedTableConfig& c,
+                                                     uint64_t n);
 
 }  // namespace leveldb
 

@@ -1,5 +1,6 @@
 #include "layers/learned/slr_table.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -248,6 +249,30 @@ class CaptureFile : public WritableFile {
   std::string bytes_;
 };
 
+// The captured table as a file, so ReadBlock decompresses blocks for us.
+class StringSource : public RandomAccessFile {
+ public:
+  explicit StringSource(const std::string& bytes) : bytes_(bytes) {}
+  Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const override {
+    if (offset > bytes_.size()) return Status::InvalidArgument("slr: read past the table");
+    n = std::min<size_t>(n, bytes_.size() - offset);
+    std::memcpy(scratch, bytes_.data() + offset, n);
+    *result = Slice(scratch, n);
+    return Status::OK();
+  }
+
+ private:
+  const std::string& bytes_;
+};
+
+// One block's contents (decompressed), owned.
+struct OwnedBlock {
+  BlockContents c{Slice(), false, false};
+  ~OwnedBlock() {
+    if (c.heap_allocated) delete[] c.data.data();
+  }
+};
+
 std::string CommonPrefix(const std::string& a, const std::string& b) {
   size_t p = 0;
   while (p < a.size() && p < b.size() && a[p] == b[p]) p++;
@@ -292,9 +317,12 @@ class SlrBuilder : public TableFileBuilder {
     Slice fin(file.data() + native_size - Footer::kEncodedLength, Footer::kEncodedLength);
     s = footer.DecodeFrom(&fin);
     if (!s.ok()) return s;
-    const BlockHandle& ih = footer.index_handle();
+    StringSource src(file);
+    OwnedBlock index_block;
+    s = ReadBlock(&src, ReadOptions(), footer.index_handle(), &index_block.c);
+    if (!s.ok()) return s;
     Restarts index;
-    if (!index.Parse(Slice(file.data() + ih.offset(), ih.size()))) {
+    if (!index.Parse(index_block.c.data)) {
       return Status::Corruption("slr: cannot parse the index block just written");
     }
     LearnedTableStats built;
@@ -321,8 +349,11 @@ class SlrBuilder : public TableFileBuilder {
       if (!bh.DecodeFrom(&hv).ok() || bh.offset() + bh.size() > native_size) {
         return Status::Corruption("slr: bad block handle in the index block just written");
       }
+      OwnedBlock data_block;
+      s = ReadBlock(&src, ReadOptions(), bh, &data_block.c);
+      if (!s.ok()) return s;
       Restarts block;
-      if (!block.Parse(Slice(file.data() + bh.offset(), bh.size()))) {
+      if (!block.Parse(data_block.c.data)) {
         return Status::Corruption("slr: cannot parse a data block just written");
       }
       uint64_t entries = 0;
