@@ -1,8 +1,9 @@
 # One command from pinned upstream sources to checked figures.
 #   ./reproduce                      everything at the configured scale (local)
 #   ./reproduce smoke                everything at the smoke scale
-#   ./reproduce baseline/point       one figure (rule baseline_point); `./reproduce --list-target-rules` lists all
-# Rules live beside the code they run: each folder's *.smk is included here.
+#   ./reproduce baseline/point       one figure (rule baseline_point); `./reproduce --list` lists them with their state
+# Rules live beside the code they run: each folder's *.smk is included here;
+# every figure's rules come from its data, paper/<study>/experiments.yaml (paper/README.md).
 from snakemake.utils import min_version
 
 min_version("9.0")

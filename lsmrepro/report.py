@@ -91,16 +91,32 @@ def study_section(study, results, scale, out):
                      f"src='data:image/png;base64,{base64.b64encode(png.read_bytes()).decode()}'>")
         mine = claims[claims["figure"].astype(str).str.split(" ").str[0] == fig]
         if len(mine):
-            parts.append("<div class='claims'><b>Claims</b>" + _table(
-                mine[["claim", "statement", "section", "expected", "measured", "ci_low", "ci_high", "n", "verdict"]],
-                verdict_column="verdict") + "</div>")
+            side = pd.DataFrame({"claim": mine["claim"], "expected": mine["expected"],
+                                 "measured (95% CI)": [f"{_fmt(r.measured)} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]"
+                                                       for r in mine.itertuples()],
+                                 "n": mine["n"], "verdict": mine["verdict"]})
+            parts.append("<div class='claims'><b>Claims</b>" + _table(side, verdict_column="verdict") + "</div>")
         parts.append("</div>")
         parts.append(_table(frame))
     parts.append("<h3>All claims</h3><p class='note'>Verdict: reproduced when the whole 95% interval lies"
                  " inside the expected range, not reproduced when wholly outside, inconclusive otherwise,"
                  " no data when the claim selected no rows. <i>runs</i> lists the runs each verdict used.</p>")
-    parts.append(_table(claims.drop(columns=["evidence"]), verdict_column="verdict"))
+    shown = claims.drop(columns=["evidence", "runs"]).assign(
+        runs=[len(str(r).split(";")) if isinstance(r, str) and r else 0 for r in claims["runs"]])
+    parts.append(_table(shown, verdict_column="verdict"))
+    parts.append(_runs_behind(study, claims, results, scale, out))
     return "\n".join(parts)
+
+
+def _runs_behind(study, claims, results, scale, out):
+    """Each verdict's runs, each linked to its raw log."""
+    items = []
+    for r in claims.itertuples():
+        runs = [x for x in str(r.runs).split(";") if x and x != "nan"]
+        links = ", ".join(f"<a href='{_rel(Path(results, scale, 'raw', study, run + '.jsonl'), out)}'>"
+                          f"{html.escape(run)}</a>" for run in runs)
+        items.append(f"<li><b>{html.escape(r.claim)}</b> ({html.escape(r.verdict)}): {links or 'no runs'}</li>")
+    return "<details><summary>the runs behind each verdict</summary><ul>" + "".join(items) + "</ul></details>"
 
 
 def builds_section(paths):

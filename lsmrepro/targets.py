@@ -117,9 +117,10 @@ def _startup(measured):
     return max(0.0, min(rest)) if rest else 0.0
 
 
-def estimate(results, scale):
-    """Per figure: estimated wall seconds and disk bytes at `scale`."""
-    runs = studies.runs(load_scale(scale))
+def estimate(results, scale, select=None):
+    """Per figure: estimated wall seconds and disk bytes at `scale` (of the
+    runs `select` keeps, as --config select= does)."""
+    runs = studies.runs(load_scale(scale), select=select)
     measured = _measured(results)
     startup = _startup(measured)
     per_scale_runs = {s: studies.runs(load_scale(s)) for s in SCALES}
@@ -132,7 +133,7 @@ def estimate(results, scale):
             if key not in measured:
                 missing += 1
                 continue
-            src_scale, s, phase = measured[key][-1]
+            src_scale, s, phase = _closest(measured[key], scale)
             src = per_scale_runs[src_scale]
             src_ops = src[(src["study"] == study) & (src["figure"] == fig)]["ops"].iloc[0]
             keys = _keys(scale, r.dataset_name) / _keys(src_scale, r.dataset_name)
@@ -140,17 +141,25 @@ def estimate(results, scale):
         for load, group in mine.groupby("load") if len(mine) else []:
             r = group.iloc[0]
             disk += _keys(scale, r["dataset_name"]) * (8 + int(r["value_bytes"])) * 1.1
-            hits = [v for k, v in measured.items() if k[0] == "load" and _same_load(k[1], load)]
+            hits = [j for k, v in measured.items() if k[0] == "load" and _same_load(k[1], load) for j in v]
             if not hits:
                 missing += 1
                 continue
-            src_scale, s, phase = hits[0][-1]
+            src_scale, s, phase = _closest(hits, scale)
             seconds += startup + (s - startup) * _keys(scale, r["dataset_name"]) / _keys(src_scale, r["dataset_name"])
         rows.append({"target": f"{study}/{fig}", "jobs": len(mine) + (mine["load"].nunique() if len(mine) else 0),
                      "estimated wall": humanfriendly.format_timespan(seconds) if seconds else "—",
                      "seconds": round(seconds, 1), "peak disk (loads, upper bound)": humanfriendly.format_size(disk, binary=True),
                      "unmeasured jobs": missing})
     return pd.DataFrame(rows)
+
+
+def _closest(jobs, scale):
+    """(scale, job s, phase s): the mean over the repetitions measured at the
+    same scale when there are some, else at the largest measured scale."""
+    src = scale if any(j[0] == scale for j in jobs) else max((j[0] for j in jobs), key=SCALES.index)
+    mine = [j for j in jobs if j[0] == src]
+    return src, sum(j[1] for j in mine) / len(mine), sum(j[2] for j in mine) / len(mine)
 
 
 def _same_load(a, b):
@@ -165,11 +174,12 @@ def main(argv=None):
     ap.add_argument("command", choices=["list", "estimate"])
     ap.add_argument("--scale", required=True, choices=SCALES)
     ap.add_argument("--results", default="results")
+    ap.add_argument("--select", help='estimate: only these runs ("engine=leveldb rep=0")')
     args = ap.parse_args(argv)
     if args.command == "list":
         print(state(args.results, args.scale).to_markdown(index=False))
         return
-    table = estimate(args.results, args.scale)
+    table = estimate(args.results, args.scale, args.select)
     print(f"Estimate at scale {args.scale} from the job times measured under {args.results}/*/benchmarks:")
     print(table.to_markdown(index=False))
     total = table["seconds"].sum()

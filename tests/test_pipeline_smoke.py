@@ -354,3 +354,12 @@ def test_every_workload_kind_loads_then_runs_on_a_real_engine(results, tmp_path,
     records = [json.loads(x) for x in (tmp_path / "run.jsonl").read_text().splitlines()]
     assert {x["op"] for x in records if x["type"] == "latency"} == ops
     assert next(x for x in records if x["type"] == "check")["wrong"] == 0
+
+
+def test_report_links_each_verdict_to_the_raw_logs_of_its_runs(results):
+    page_path = results / "smoke" / "report" / "index.html"
+    page = page_path.read_text()
+    links = re.findall(r"<a href='([^']+\.jsonl)'>", page.split("the runs behind each verdict")[1].split("</details>")[0])
+    reps = SCALES["smoke"]["counts"]["max_repetitions"]
+    assert len(links) == 2 * reps  # the overhead claim: every leveldb run
+    assert all((page_path.parent / link).resolve().is_file() for link in links)

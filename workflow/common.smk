@@ -21,7 +21,9 @@ except InputError as e:
 
 BUILD = config["build_dir"]
 RESULTS = config["results_dir"]
-PY = f"{sys.executable} -m"
+# The environment's own interpreter by one name (python or python3 started
+# Snakemake: the same), so a job's params do not change with how it was run.
+PY = f"{Path(sys.prefix) / 'bin' / 'python'} -m"
 # The software of every rule (see the file for when it is used).
 CONDA_ENV = f"{workflow.basedir}/workflow/envs/pipeline.yaml"
 
