@@ -51,6 +51,11 @@ PARTS = {
             "binary": ["index=native", "slr=binary"],
             "eq": ["index=native", "slr=eq"],
             "ea": ["index=native", "slr=ea"],
+            # Sensitivity: the index block's model only (no data-block
+            # models), and an error-aware budget of 200 segments.
+            "ea_index_only": ["index=native", "slr=ea", "slr_min_pairs=1000000000"],
+            "ea_200_segments": ["index=native", "slr=ea", "slr_min_pairs=1000000000",
+                                "slr_max_segments=200"],
         },
         "baseline": "off",
     },
