@@ -98,19 +98,30 @@ def rows_of(log, base=None, prefix="", phases=None):
                 unit = "ops" if stat == "count" else "ns"
                 out.append(row(rec, f"latency_{stat}", d[stat], unit, d["op"], d["subset"]))
         elif kind == "breakdown":
+            scope = d["scope"]
             for step, value in d["per_op"].items():
-                out.append(row(rec, f"{d['scope']}_{step}_per_op", value, "ns"))
+                out.append(row(rec, f"{scope}_{step}_per_op", value, "ns"))
             # Step totals over the run: per_op divides by gets, so the range
             # lookups' seek and scan phases are read as totals.
             for step, value in (d.get("steps") or {}).items():
-                out.append(row(rec, f"{d['scope']}_{step}_total", value, "ns"))
-            # Step counters (comparisons, bytes loaded, segments touched, ...).
+                out.append(row(rec, f"{scope}_{step}_total", value, "ns"))
+            # Step counters (comparisons, bytes loaded, segments touched, ...);
+            # a histogram (comparisons of one get -> gets) becomes one row per bucket.
             for name, value in (d.get("counters") or {}).items():
-                if isinstance(value, (int, float)) and not isinstance(value, bool):
-                    out.append(row(rec, f"{d['scope']}_{name}", value, ""))
+                if name.endswith("_histogram"):
+                    for k, gets in value.items():
+                        out.append(row(rec, f"{scope}_{name[:-len('_histogram')]}_gets", gets, "ops", subset=k))
+                elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                    out.append(row(rec, f"{scope}_{name}", value, ""))
+            for name, value in (d.get("timer_overhead") or {}).items():
+                out.append(row(rec, f"{scope}_timer_{name}", value, "ns" if "_ns_" in name else ""))
         elif kind == "engine":
-            for key, value in d.items():
-                if isinstance(value, (int, float)) and not isinstance(value, bool) and key != "type":
+            # Top-level numbers, and those of the `learned` section (model
+            # counters of leveldb-learned, e.g. slr_abandoned) as learned_*.
+            flat = [(k, v) for k, v in d.items() if k != "type"]
+            flat += [(f"learned_{k}", v) for k, v in (d.get("learned") or {}).items()]
+            for key, value in flat:
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
                     unit = "bytes" if key.endswith("bytes") else "s" if key.endswith("seconds") else ""
                     out.append(row(rec, f"{prefix}{key}", value, unit))
             # The LSM hooks' compaction totals (leveldb-hooks engines): count,

@@ -90,8 +90,19 @@ def _select(tidy, where, claim_id, role):
                 return rows.iloc[0:0]
             raise InputError(CLAIMS, f"{claim_id}.{role}.{column}", f"a tidy column expected; have {', '.join(tidy.columns)}")
         values = wanted if isinstance(wanted, list) else [wanted]
-        rows = rows[_as_text(rows[column]).isin([_text(v) for v in values])]
+        rows = rows[_isin(rows[column], values)]
     return rows
+
+
+def _isin(series, values):
+    """Rows whose value is one of `values`, as text or, in a numeric column,
+    as a number: a grid factor only some figures have (slr_segments) is read
+    as 2.0 beside the others' blanks, and a claim writes 2."""
+    hit = series.astype(str).isin([str(v) for v in values])
+    numbers = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").dropna()
+    if series.dtype.kind in "fiu" and len(numbers):
+        hit |= series.isin(numbers.astype(float).tolist())
+    return hit
 
 
 class Samples:
@@ -245,7 +256,7 @@ def evaluate(claim, tidy):
             out["samples"] = [Samples.of(rows, pair_on)]
         else:
             key = [c for c in pair_on if c != "run"] or ["repetition"]
-            at = lambda v: Samples.of(rows[_as_text(rows[over]) == _text(v)], key)  # noqa: E731
+            at = lambda v: Samples.of(rows[_isin(rows[over], [v])], key)  # noqa: E731
             s = at(m["to"]).ratio(at(m["from"]))
             s = Samples(s.values - 1, s.sources, s.runs)
             out = _one(s, expect, method) | {"detail": f"value({over}={m['to']}) / value({over}={m['from']}) - 1",

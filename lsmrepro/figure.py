@@ -1,7 +1,8 @@
 """Makes one figure: calls `figure(tidy, spec)` of paper/<study>/<figure>.py,
 a pure function of the figure's tidy rows (failed runs included, metric
 `failed`) and its spec (experiments.yaml's entry, plus `study`, `id`,
-`caption` and `dataset_files`: label -> path), returning (a matplotlib Figure
+`caption`, `dataset_files`: label -> path, and `fingerprint`: the
+machine's hardware fingerprint, a dict), returning (a matplotlib Figure
 or None for a table, a DataFrame). Writes PDF + PNG (a table is drawn when
 there is no figure) and the table as CSV + Markdown, each atomically.
 
@@ -14,6 +15,7 @@ report, are still made.
         --out-pdf ... --out-png ... --out-csv ... --out-md ...
 """
 import argparse
+import json
 import importlib.util
 import sys
 import traceback
@@ -35,17 +37,17 @@ def load_function(study, figure):
     return module.figure
 
 
-def figure_spec(study, figure, dataset_files=()):
+def figure_spec(study, figure, dataset_files=(), fingerprint=None):
     spec = dict(studies.figures(study)[figure])
     names = studies.figure_datasets(study, figure)
     spec.update(study=study, id=figure, caption=studies.caption(study, figure),
-                dataset_files=dict(zip(names, dataset_files)))
+                dataset_files=dict(zip(names, dataset_files)), fingerprint=fingerprint or {})
     return spec
 
 
-def make(study, figure, tidy, dataset_files=()):
+def make(study, figure, tidy, dataset_files=(), fingerprint=None):
     """(figure or None, table, error or None) of one figure."""
-    spec = figure_spec(study, figure, dataset_files)
+    spec = figure_spec(study, figure, dataset_files, fingerprint)
     keep = [figure, *spec.get("uses", [])]
     rows = tidy[tidy["experiment"].isin(keep)] if "experiment" in tidy.columns else tidy
     try:
@@ -72,11 +74,16 @@ def main(argv=None):
     ap.add_argument("--figure", required=True)
     ap.add_argument("--tidy", required=True)
     ap.add_argument("--datasets", nargs="*", default=[], help="files of the figure's datasets, in spec order")
+    ap.add_argument("--fingerprint", help="the machine's hardware fingerprint (JSON), given to the figure as spec['fingerprint']")
     for name in ("pdf", "png", "csv", "md"):
         ap.add_argument(f"--out-{name}", required=True)
     args = ap.parse_args(argv)
     tidy = plotting.read_tidy(args.tidy)
-    fig, table, error = make(args.study, args.figure, tidy, args.datasets)
+    fingerprint = None
+    if args.fingerprint:
+        with open(args.fingerprint) as f:
+            fingerprint = json.load(f)
+    fig, table, error = make(args.study, args.figure, tidy, args.datasets, fingerprint)
     caption = studies.caption(args.study, args.figure)
     if error:
         print(f"error: figure {args.study}/{args.figure}: {error}", file=sys.stderr)

@@ -139,6 +139,7 @@ rule study_figure:
         style="paper/plotting.py",
         datasets=lambda w: [dataset_file(w.scale, d) for d in
                             lsm_studies.figure_datasets(w.study, w.figure)],
+        fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
     output:
         pdf=f"{RESULTS}/{{scale}}/figures/{{study}}/{{figure}}.pdf",
         png=report(f"{RESULTS}/{{scale}}/figures/{{study}}/{{figure}}.png",
@@ -155,7 +156,7 @@ rule study_figure:
         f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_figure.log",
     shell:
         "{params.py} lsmrepro.figure --study {wildcards.study} --figure {wildcards.figure}"
-        " --tidy {input.tidy} --datasets {params.datasets} --out-pdf {output.pdf} --out-png {output.png}"
+        " --tidy {input.tidy} --datasets {params.datasets} --fingerprint {input.fingerprint} --out-pdf {output.pdf} --out-png {output.png}"
         " --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
 

@@ -19,7 +19,16 @@ def style():
 
 
 def read_tidy(path):
-    return pd.read_csv(path, dtype=TIDY_DTYPES, keep_default_na=False, na_values=[""])
+    tidy = pd.read_csv(path, dtype=TIDY_DTYPES, keep_default_na=False, na_values=[""])
+    # A grid factor that only some figures have (e.g. slr_segments) is read
+    # as float (2.0) because of the others' blanks; integers stay integers,
+    # so selections by "2" (claims, figures) find them.
+    for column in tidy.columns:
+        values = tidy[column]
+        if column != "value" and values.dtype.kind == "f" and values.isna().any() \
+                and (values.dropna() % 1 == 0).all():
+            tidy[column] = values.astype("Int64")
+    return tidy
 
 
 def metric(rows, name, **where):

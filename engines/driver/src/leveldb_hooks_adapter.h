@@ -6,6 +6,7 @@
 #ifndef LSMBENCH_LEVELDB_HOOKS_ADAPTER_H_
 #define LSMBENCH_LEVELDB_HOOKS_ADAPTER_H_
 
+#include <array>
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -128,13 +129,28 @@ class LookupTimers {
     leveldb::trace::ResetThisThread();
     for (auto& s : sum_) s = 0;
     for (auto& c : count_) c = 0;
+    comparisons_.Clear();
+    index_comparisons_.Clear();
     for (auto& v : samples_) v.clear();
     gets_ = 0;
   }
   template <typename F>
   auto TimeGet(F&& get) {
     gets_++;
-    if (mode_ != "alternate") return get();
+    const leveldb::trace::LookupTrace& t = leveldb::trace::ThisThread();
+    const uint64_t before = t.comparisons, index_before = t.index_comparisons;
+    auto r = mode_ == "alternate" ? TimeAlternate(get) : get();
+    // Key comparisons of this very get (seed 003 Fig. 9 plots their
+    // distribution): traced gets only, after the timed window.
+    if (mode_ == "on" || (mode_ == "alternate" && gets_ % 2 == 1)) {
+      comparisons_.Add(t.comparisons - before);
+      index_comparisons_.Add(t.index_comparisons - index_before);
+    }
+    return r;
+  }
+
+  template <typename F>
+  auto TimeAlternate(F&& get) {
     const bool on = gets_ % 2 == 1;
     leveldb::trace::SetTracing(on);
     auto t0 = std::chrono::steady_clock::now();
@@ -177,6 +193,14 @@ class LookupTimers {
         {"counters", {{"comparisons", t.comparisons},
                       {"index_comparisons", t.index_comparisons},
                       {"comparisons_per_lookup", n ? double(t.comparisons) / n : 0.0},
+                      {"comparisons_histogram", comparisons_.ToJson()},
+                      {"comparisons_p50", comparisons_.Percentile(0.5)},
+                      {"comparisons_p99", comparisons_.Percentile(0.99)},
+                      {"comparisons_max", comparisons_.Percentile(1.0)},
+                      {"index_comparisons_histogram", index_comparisons_.ToJson()},
+                      {"index_comparisons_p50", index_comparisons_.Percentile(0.5)},
+                      {"index_comparisons_p99", index_comparisons_.Percentile(0.99)},
+                      {"index_comparisons_max", index_comparisons_.Percentile(1.0)},
                       {"bytes_loaded", t.bytes_loaded},
                       {"bytes_loaded_per_lookup", n ? double(t.bytes_loaded) / n : 0.0},
                       {"tables_probed", t.tables_probed},
@@ -201,6 +225,36 @@ class LookupTimers {
   }
 
  private:
+  // Key comparisons of one traced get -> gets; the last bucket holds
+  // kMax and more. Exact counts, so a plain array (no log-linear buckets).
+  class CountHistogram {
+   public:
+    static constexpr uint64_t kMax = 1024;
+    void Clear() { gets_.fill(0); }
+    void Add(uint64_t c) { gets_[c < kMax ? c : kMax]++; }
+    nlohmann::json ToJson() const {
+      nlohmann::json h = nlohmann::json::object();
+      for (uint64_t c = 0; c <= kMax; c++) {
+        if (gets_[c]) h[std::to_string(c)] = gets_[c];
+      }
+      return h;
+    }
+    // The smallest count c with at least q of the gets at or below it.
+    uint64_t Percentile(double q) const {
+      uint64_t total = 0, seen = 0;
+      for (uint64_t g : gets_) total += g;
+      for (uint64_t c = 0; c <= kMax; c++) {
+        seen += gets_[c];
+        if (total && seen >= q * total) return c;
+      }
+      return 0;
+    }
+
+   private:
+    std::array<uint64_t, kMax + 1> gets_{};
+  };
+
+  CountHistogram comparisons_, index_comparisons_;
   static constexpr size_t kMaxSamples = 1 << 22;
   static double Median(std::vector<float> v) {
     if (v.empty()) return 0;

@@ -703,6 +703,7 @@ std::unique_ptr<LearnedTableFormat> LearnedTableFormat::Make(
       if (!c.slr_last_mile.empty()) o["last_mile"] = c.slr_last_mile;
       o[c.slr == "eq" ? "segments" : "max_segments"] =
           std::to_string(c.slr == "eq" ? c.slr_segments : c.slr_max_segments);
+      for (const auto& kv : c.knobs) o[kv.first] = kv.second;  // as MakeSlrModel does
       if (lidx::MakeIndex<uint64_t>("slr-" + c.slr, o, err) == nullptr) return nullptr;
     }
   } else {

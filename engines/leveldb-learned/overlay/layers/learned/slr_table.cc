@@ -141,12 +141,16 @@ bool MakeSlrModel(const LearnedTableConfig& c, SlrModel* m, std::string* err) {
                   {"min_pairs", "2"}};
   if (!c.slr_last_mile.empty()) o["last_mile"] = c.slr_last_mile;
   lidx::Status s;
+  // index_knobs override, as for every other index: `bad_segments:1` is
+  // the paper's "equal-size SLR search with bad segments" (fig. 8).
   if (c.slr == "eq") {
     o["segments"] = std::to_string(c.slr_segments);
+    for (const auto& kv : c.knobs) o[kv.first] = kv.second;
     m->eq = std::make_unique<lidx::SlrEq<uint64_t>>();
     s = m->eq->Configure(o);
   } else {
     o["max_segments"] = std::to_string(c.slr_max_segments);
+    for (const auto& kv : c.knobs) o[kv.first] = kv.second;
     m->ea = std::make_unique<lidx::SlrEa<uint64_t>>();
     s = m->ea->Configure(o);
   }
