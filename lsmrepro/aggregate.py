@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from lsmrepro import bench, runlog
+from lsmrepro import bench, runlog, studies
 from lsmrepro.atomic import atomic_path
 from lsmrepro.errors import InputError, cli
 
@@ -25,9 +25,9 @@ FACTOR_KEYS = ("study", "experiment", "scale", "dataset", "repetition")
 
 
 def point_factors(point):
-    """"engine=leveldb,index=pgm,position_boundary=16" -> {name: value}."""
+    """"engine=leveldb+index=pgm+position_boundary=16" -> {name: value}."""
     out = {}
-    for part in filter(None, str(point).split(",")):
+    for part in filter(None, str(point).split(studies.ID_SEP)):
         k, _, v = part.partition("=")
         out[k] = v
     return out

@@ -3,7 +3,7 @@ experiment spec (paper/<study>/experiments.yaml) and its expansion into a
 table of runs at a scale.
 
 A run is one repetition of one point of a figure's grid. Its id (`point`)
-is readable and stable, `engine=leveldb,dataset=uniform,workload=lookups`,
+is readable and stable, `engine=leveldb+dataset=uniform+workload=lookups`,
 and names its folder: results/<scale>/raw/<study>/<figure>/<point>/r<rep>.*
 A load is what a run starts from: the settled database of (engine, the
 options that shape the database, dataset, load order, value size, key
@@ -25,6 +25,10 @@ import pandas as pd
 
 from lsmrepro.config import _load_yaml, validate
 from lsmrepro.errors import InputError, cli
+
+# Between the name=value parts of a run's or a load's id. Not ",": Snakemake's
+# remote executors (Slurm) pass a job's wildcards as name=value,name=value.
+ID_SEP = "+"
 
 REPO = Path(__file__).resolve().parent.parent
 PAPER = REPO / "paper"
@@ -259,7 +263,7 @@ def _point_rows(study, fig_id, fig, cnt):
                         options = {**{k: str(v) for k, v in fixed.items()}, **chosen}
                         rows.append({
                             "study": study, "figure": fig_id,
-                            "point": ",".join(f"{k}={_token(v, '', '')}" for k, v in parts),
+                            "point": ID_SEP.join(f"{k}={_token(v, '', '')}" for k, v in parts),
                             "engine": engine, "dataset": label, "dataset_name": dataset,
                             "workload": wname, **{d: dim[d] for d in DIMENSIONS}, **chosen,
                             "options": options, "workload_spec": w,
@@ -281,7 +285,15 @@ def _load_id(row):
     if w["kind"] != "point":
         digest = hashlib.sha256(json.dumps(_workload_args(w, row["ops"])).encode()).hexdigest()[:10]
         parts.append(("ycsb", digest))
-    return ",".join(f"{k}={v}" for k, v in parts)
+    return _bounded(ID_SEP.join(f"{k}={v}" for k, v in parts))
+
+
+def _bounded(text, limit=200):
+    """A load id short enough for a file name (255 bytes): past `limit`, its
+    head and a digest of the whole (never parsed back, so nothing is lost)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit - 20]}{ID_SEP}id={hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
 
 def runs(scale_cfg, study=None, figure=None, select=None):

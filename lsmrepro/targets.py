@@ -164,7 +164,7 @@ def _closest(jobs, scale):
 
 def _same_load(a, b):
     """Load ids are equal up to the seed (the repetition)."""
-    strip = lambda x: ",".join(p for p in x.split(",") if not p.startswith("seed="))  # noqa: E731
+    strip = lambda x: [p for p in x.split(studies.ID_SEP) if not p.startswith("seed=")]  # noqa: E731
     return strip(a) == strip(b)
 
 

@@ -72,18 +72,18 @@ def test_engine_is_the_build_ids_variant_not_the_adapters_name(tmp_path, make_lo
 
 
 def test_point_ids_become_factor_columns(tmp_path, make_log):
-    log = make_log("r0.jsonl", point="engine=leveldb,index=pgm,position_boundary=16,dataset=uniform,workload=w")
+    log = make_log("r0.jsonl", point="engine=leveldb+index=pgm+position_boundary=16+dataset=uniform+workload=w")
     aggregate.aggregate([log], tmp_path / "t.csv")
     tidy = pd.read_csv(tmp_path / "t.csv")
     assert set(tidy["index"]) == {"pgm"} and set(tidy["position_boundary"]) == {16}
-    assert set(tidy["run"]) == {"point/engine=leveldb,index=pgm,position_boundary=16,dataset=uniform,workload=w/r0"}
+    assert set(tidy["run"]) == {"point/engine=leveldb+index=pgm+position_boundary=16+dataset=uniform+workload=w/r0"}
 
 
 def test_failed_run_becomes_one_failed_row_with_its_reason(tmp_path, make_log):
     from lsmrepro import bench
     failed = tmp_path / "r1.jsonl"
     meta = {"study": "baseline", "experiment": "point", "scale": "smoke", "dataset": "osm", "repetition": "1",
-            "point": "engine=leveldb-learned,index=lipp,dataset=osm,workload=w"}
+            "point": "engine=leveldb-learned+index=lipp+dataset=osm+workload=w"}
     bench.failed_record(failed, "load", "lipp: cannot build on duplicate-heavy keys", 2, meta)
     aggregate.aggregate([make_log(), failed], tmp_path / "t.csv")
     tidy = pd.read_csv(tmp_path / "t.csv")

@@ -301,7 +301,7 @@ def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
     dataset = results / "smoke" / "datasets" / "uspr_uint64"
     common = [binary, "--dataset", dataset, "--seed", 3, "--ops", 2000, "--negative-share", 0.1,
               "--meta", "study=baseline", "--meta", "experiment=point", "--meta", "scale=smoke",
-              "--meta", "dataset=uniform", "--meta", "repetition=0", "--meta", "point=engine=leveldb,dataset=uniform"]
+              "--meta", "dataset=uniform", "--meta", "repetition=0", "--meta", "point=engine=leveldb+dataset=uniform"]
     load_log = tmp_path / "load.jsonl"
     r = _bench("load", "--db", tmp_path / "load-db", "--log", load_log, "--limits", tmp_path / "load.limits.json",
                "--memory", "none", "--", *common, "--phase", "load")

@@ -15,7 +15,7 @@ SMOKE = config.load_scale("smoke")
 def test_baseline_point_expands_to_engine_dataset_repetition_runs():
     runs = studies.runs(SMOKE, "baseline", "point")
     assert len(runs) == 2 * 2 * SMOKE["counts"]["max_repetitions"]
-    assert set(runs["point"]) == {f"engine={e},dataset={d},workload=lookups"
+    assert set(runs["point"]) == {f"engine={e}+dataset={d}+workload=lookups"
                                   for e in ("leveldb", "rocksdb") for d in ("uniform", "lognormal")}
     rocks = runs[runs["engine"] == "rocksdb"].iloc[0]
     # the option set applies to every rocksdb point and shapes its load
@@ -37,7 +37,7 @@ def test_scale_counts_cap_and_override_per_figure():
 
 def test_select_narrows_runs_without_editing_the_spec():
     runs = studies.runs(SMOKE, select="engine=leveldb dataset=uniform rep=0")
-    assert list(runs["point"]) == ["engine=leveldb,dataset=uniform,workload=lookups"] and list(runs["rep"]) == [0]
+    assert list(runs["point"]) == ["engine=leveldb+dataset=uniform+workload=lookups"] and list(runs["rep"]) == [0]
     with pytest.raises(InputError) as e:
         studies.runs(SMOKE, select="colour=red")
     assert "colour" in str(e.value) and "a run column expected" in str(e.value)
@@ -104,7 +104,7 @@ def test_grid_is_the_product_of_its_lists(tmp_path, monkeypatch):
         studies.load_spec.cache_clear()
     level = runs[runs["engine"] == "leveldb"]
     assert len(level) == 2 * 3 * 2 * 2  # block_size x max_open_files x datasets x cache
-    assert "engine=leveldb,block_size=4096,max_open_files=100,dataset=uniform,workload=lookups,cache=cold" in set(level["point"])
+    assert "engine=leveldb+block_size=4096+max_open_files=100+dataset=uniform+workload=lookups+cache=cold" in set(level["point"])
     # a run-only option does not split the load; the cache mode does not either
     assert level["load"].nunique() == 2 * 2
     assert level["point"].is_unique
@@ -114,7 +114,7 @@ def test_grid_is_the_product_of_its_lists(tmp_path, monkeypatch):
                        st.text(alphabet=sorted(studies.TOKEN), min_size=1, max_size=8), min_size=1))
 def test_point_ids_round_trip_to_their_factors(factors):
     from lsmrepro.aggregate import point_factors
-    point = ",".join(f"{k}={v}" for k, v in factors.items())
+    point = studies.ID_SEP.join(f"{k}={v}" for k, v in factors.items())
     assert point_factors(point) == factors
 
 
