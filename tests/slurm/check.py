@@ -26,7 +26,7 @@ def check(a):
         if only:
             errors.append(f"only the {name} run wrote: " + ", ".join(sorted(only)[:20]))
 
-    logs = sorted(Path(a.slurm).glob("*/raw/*/*/*.jsonl"))
+    logs = sorted(p for raw in Path(a.slurm).glob("*/raw") for p in raw.rglob("*.jsonl"))
     if not logs:
         errors.append(f"no run log under {a.slurm}/*/raw")
     for log in logs:
@@ -44,7 +44,7 @@ def check(a):
     # squeue -t all -o '%i|%k|%h|%N|%T': id, comment (rule_<name>...),
     # oversubscribe ("NO" when --exclusive), nodes, state
     jobs = [line.split("|") for line in Path(a.squeue).read_text().splitlines() if line]
-    bench = [j for j in jobs if j[1].startswith(("rule_baseline_point_run", "rule_hardware_calibration"))]
+    bench = [j for j in jobs if j[1].startswith(("rule_bench_load", "rule_bench_run", "rule_hardware_calibration"))]
     if not bench:
         errors.append("squeue shows no benchmark job: did the run go through Slurm?")
     for jid, comment, share, nodes, state in bench:
