@@ -20,8 +20,12 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent  # the repository root
 
 
+# What the Slurm run depends on beyond the workflow's own tests: the profile,
+# the node keying, and how benchmark jobs and their wildcards are made (the
+# executor passes a job's wildcards as name=value,name=value).
 COVERED = ("profiles/slurm/", "tests/slurm/", "tests/test_slurm.py", "hardware/common.smk",
-           "hardware/fingerprint.py", "requirements.lock")
+           "hardware/fingerprint.py", "requirements.lock", "paper/paper.smk", "paper/common.smk",
+           "lsmrepro/studies.py", "lsmrepro/bench.py")
 
 
 def rule_blocks():
