@@ -86,12 +86,6 @@ def test_unknown_study_is_rejected():
     assert "studies.yaml" in str(e.value) and "baseline" in str(e.value)
 
 
-def test_every_catalogue_study_is_registered():
-    catalogue = yaml.safe_load((studies.DATASETS).read_text())
-    used = {u["study"] for d in catalogue["datasets"].values() for u in d["uses"]}
-    assert used <= set(studies.registry())
-
-
 def test_grid_is_the_product_of_its_lists(tmp_path, monkeypatch):
     def grid(f):
         f["grid"] = {"leveldb": {"block_size": [4096, 8192], "max_open_files": [100, 1000, 5000]}}

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from lsmrepro.config import _load_yaml, validate
+from lsmrepro import studies
 from lsmrepro.errors import InputError, cli
 
 HERE = Path(__file__).resolve().parent
@@ -24,11 +25,15 @@ def load(path=CATALOGUE):
     """The validated catalogue as a dict. Beyond the schema, checks what a
     schema cannot: mixes name existing files, size sets pair with known
     datasets, stand-in and generator names exist in datagen's registry
-    (when `generators` is given)."""
+    (when `generators` is given), and `uses` name registered studies."""
     data = _load_yaml(path)
     validate(data, SCHEMA, path)
+    known = studies.registry()
     for name, entry in data["datasets"].items():
         for i, use in enumerate(entry["uses"]):
+            if use["study"] not in known:
+                raise InputError(path, f"datasets.{name}.uses.{i}.study",
+                                 f"a study of paper/studies.yaml ({', '.join(known)}), got {use['study']!r}")
             enc = use["key_encoding"]
             if enc == "decimal_var" and "key_lengths" not in entry:
                 raise InputError(path, f"datasets.{name}.key_lengths", "expected for key_encoding decimal_var")

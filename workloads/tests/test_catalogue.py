@@ -47,6 +47,8 @@ def _write(tmp_path, data):
      "expected 16, the key size key_encoding be64_pad16 writes"),
     (lambda d: d["datasets"]["ycsbgen_varlen"]["key_lengths"].update(uniform=[8, 20]),
      "datasets.ycsbgen_varlen.uses.0.key_bytes", "expected 20, the key size key_encoding decimal_var writes"),
+    (lambda d: d["datasets"]["fb"]["uses"][0].update(study="lsm_eval"), "datasets.fb.uses.0.study",
+     "a study of paper/studies.yaml"),
     (lambda d: d["datasets"]["ycsbgen_varlen"].pop("key_lengths"), "datasets.ycsbgen_varlen.key_lengths",
      "expected for key_encoding decimal_var"),
 ])
