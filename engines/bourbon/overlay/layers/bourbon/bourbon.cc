@@ -81,6 +81,19 @@ struct Hint {
 };
 thread_local Hint tls_hint;
 
+// Every model of Bourbon, file or level, is greedy PLR at the same bound.
+void Train(lidx::PlrIndex<u128>* plr, const std::vector<u128>& keys,
+           int error_bound) {
+  plr->Configure({{"delta", std::to_string(error_bound)}});
+  plr->Build(keys.data(), keys.size(), nullptr);
+}
+
+uint64_t NanosSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now() - t0)
+      .count();
+}
+
 lidx::Bound Predict(const lidx::PlrIndex<u128>& plr, uint64_t n,
                     int key_length, const Slice& user_key) {
   std::string_view k(user_key.data(), user_key.size());
@@ -232,12 +245,8 @@ void Bourbon::Calibrate() {
     volatile uint32_t crc = crc32c::Value(bytes.data(), bytes.size());
     (void)crc;
     lidx::PlrIndex<u128> plr;
-    lidx::Options knobs{{"delta", std::to_string(config_.error_bound)}};
-    plr.Configure(knobs);
-    plr.Build(keys.data(), keys.size(), nullptr);
-    uint64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::steady_clock::now() - t0)
-                      .count();
+    Train(&plr, keys, config_.error_bound);
+    uint64_t ns = NanosSince(t0);
     best = std::min(best, ns);
   }
   calibration_ns_ = best;
@@ -322,8 +331,7 @@ Status Bourbon::Open(const Options& options, RandomAccessFile* file,
     std::vector<u128> keys;
     Status ls = FileLayout::Read(options, file, file_size, &keys, &model->layout);
     if (ls.ok()) {
-      model->plr.Configure({{"delta", std::to_string(config_.error_bound)}});
-      model->plr.Build(keys.data(), keys.size(), nullptr);
+      Train(&model->plr, keys, config_.error_bound);
       state->owner = std::move(model);
       state->model.store(state->owner.get(), std::memory_order_release);
     } else if (ls.ToString().rfind("Not implemented", 0) != 0) {
@@ -525,12 +533,9 @@ bool Bourbon::LearnFile(const std::shared_ptr<FileState>& f) {
   std::vector<u128> keys;
   if (s.ok()) s = FileLayout::Read(*options, file, f->size, &keys, &model->layout);
   if (s.ok()) {
-    model->plr.Configure({{"delta", std::to_string(config_.error_bound)}});
-    model->plr.Build(keys.data(), keys.size(), nullptr);
+    Train(&model->plr, keys, config_.error_bound);
   }
-  const uint64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          std::chrono::steady_clock::now() - t0)
-                          .count();
+  const uint64_t ns = NanosSince(t0);
   std::lock_guard<std::mutex> l(mu_);
   f->learn_ns = ns;
   learn_ns_total_ += ns;
@@ -616,12 +621,9 @@ bool Bourbon::LearnLevel(int level) {
   }
   if (s.ok()) {
     model->n = keys.size();
-    model->plr.Configure({{"delta", std::to_string(config_.error_bound)}});
-    model->plr.Build(keys.data(), keys.size(), nullptr);
+    Train(&model->plr, keys, config_.error_bound);
   }
-  const uint64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          std::chrono::steady_clock::now() - t0)
-                          .count();
+  const uint64_t ns = NanosSince(t0);
   std::lock_guard<std::mutex> l(mu_);
   level_learn_ns_[level] += ns;
   learn_ns_total_ += ns;
