@@ -7,7 +7,8 @@
 # The base is Debian 12. When no registry answers, the base image is made
 # here from Debian's own packages: debootstrap (minbase) from the Debian
 # mirror this machine's apt is configured with, imported as
-# localhost/debian:bookworm. The script says which base it used.
+# localhost/debian:bookworm-updates (following bookworm-updates and
+# bookworm-security, as the official image does). The script says which base it used.
 # Prints the image id last; the build log is containers/build.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,8 +55,28 @@ debian_mirror() {
     | awk '$2 == "bookworm" && $3 == "main" {print $1; exit}'
 }
 
+security_mirror() {
+  [[ -n ${DEBIAN_SECURITY_MIRROR:-} ]] && { echo "$DEBIAN_SECURITY_MIRROR"; return; }
+  command -v apt-get >/dev/null || return 1
+  apt-get indextargets --format '$(SITE) $(RELEASE) $(COMPONENT)' 'Created-By: Packages' \
+    | awk '$2 == "bookworm-security" && $3 == "main" {print $1; exit}'
+}
+
+# debootstrap's sources name the release only; the official image also
+# follows bookworm-updates and bookworm-security, and so does ours (the
+# Containerfile upgrades from them).
+base_sources() {
+  local mirror=$1 security=$2
+  printf 'Types: deb\nURIs: %s\nSuites: bookworm bookworm-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$mirror"
+  if [[ -n $security ]]; then
+    printf '\nTypes: deb\nURIs: %s\nSuites: bookworm-security\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$security"
+  else
+    say "no bookworm-security mirror in the apt sources (set DEBIAN_SECURITY_MIRROR): the base follows bookworm and bookworm-updates only"
+  fi
+}
+
 debootstrap_base() {
-  local img=localhost/debian:bookworm mirror root
+  local img=localhost/debian:bookworm-updates mirror root
   if image_exists "$img"; then say "base: $img (made earlier by debootstrap)"; base=$img; return; fi
   command -v debootstrap >/dev/null || { say "no registry and no debootstrap: apt-get install debootstrap"; exit 1; }
   mirror=$(debian_mirror) || true
@@ -64,6 +85,8 @@ debootstrap_base() {
   root=$(mktemp -d)
   debootstrap --variant=minbase bookworm "$root" "$mirror" > containers/debootstrap.log 2>&1 \
     || { tail -20 containers/debootstrap.log >&2; rm -rf "$root"; exit 1; }
+  rm -f "$root/etc/apt/sources.list"
+  base_sources "$mirror" "$(security_mirror || true)" > "$root/etc/apt/sources.list.d/debian.sources"
   case $tool in
     docker) tar -C "$root" -c . | docker import - "$img" >/dev/null ;;
     *) tar -C "$root" -c . | podman import - "$img" >/dev/null 2>&1 \
