@@ -1,7 +1,7 @@
 """leveldb-learned on real builds: LevelDB's own tests and ours with a
 learned index as every table's format (bounded sample: one index, two
 programs), an index that cannot be built failing the run by name, and the
-run log's learned fields (the differential sample is engines/difftest.yaml's
+run log's learned fields, index memory over every live table (the differential sample is engines/difftest.yaml's
 `learned-sample`, run by test_difftest.py)."""
 import json
 import subprocess
@@ -74,3 +74,26 @@ def test_run_log_carries_the_learned_fields(tmp_path):
     assert engine["hooks"]["compaction_totals"]["training_seconds"] > 0
     assert lookup["counters"]["comparisons"] > 0 and lookup["per_op"]["index_search"] > 0
     assert lookup["timer_overhead"]["gets_timed_on"] == lookup["timer_overhead"]["gets_timed_off"]
+
+
+def test_index_memory_covers_every_live_table(tmp_path):
+    # More tables (1 MiB each, LevelDB's smallest) than the table cache holds
+    # (max_open_files 74 leaves it 64): the evicted ones are measured too.
+    snakemake(str(BINARY.relative_to(REPO)))
+    data = keys_file(tmp_path / "k_uint64", range(5, 10**12, 10**12 // 80_000))
+    log = tmp_path / "run.jsonl"
+    subprocess.run([str(BINARY), "--db", str(tmp_path / "db"), "--dataset", data, "--log", str(log),
+                    "--ops", "10", "--progress", "never", "--value-bytes", "1200",
+                    "--load-order", "sorted", "-o", "index=pgm", "-o", "max_open_files=74",
+                    "-o", "max_file_size=1048576", "-o", "write_buffer_size=1048576"],
+                   check=True, capture_output=True)
+    runlog.read(str(log))
+    engine = next(r for r in map(json.loads, log.read_text().splitlines()) if r["type"] == "engine")
+    learned = engine["learned"]
+    per_table = learned["index_bytes_per_table"]
+    assert engine["tables"] == sum(engine["files_per_level"]) > 64
+    assert engine["table_bytes"] > 80_000 * 1200
+    assert len(per_table) == engine["tables"] and min(per_table.values()) > 0
+    assert learned["tables_open"] + learned["tables_measured_closed"] == engine["tables"]
+    assert learned["tables_measured_closed"] > 0
+    assert sum(per_table.values()) == engine["index_bytes"]

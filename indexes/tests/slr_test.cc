@@ -107,6 +107,21 @@ TEST(Slr, ErrorAwareFallsBackToBinarySearchOverBudget) {
   EXPECT_EQ(CheckBuiltBounds(slr, keys, seed), 0u);
 }
 
+// A gently curved run of keys (squares): least squares puts the worst error
+// at an end key, and dividing there would peel one key per split (2,868
+// segments here). Divided at the key farthest from the chord, six segments
+// meet the paper's default threshold within its budget of 20.
+TEST(Slr, ErrorAwareDividesCurvesWithinBudget) {
+  std::vector<uint64_t> keys(5000);
+  for (uint64_t i = 0; i < keys.size(); ++i) keys[i] = i * i * 1000;
+  lidx::SlrEa<uint64_t> slr;  // threshold 100, at most 20 segments
+  ASSERT_TRUE(slr.Build(keys.data(), keys.size(), nullptr).ok());
+  ASSERT_TRUE(slr.UsesModel());
+  EXPECT_LE(slr.Segments(), 8u);
+  for (size_t s = 0; s < slr.Segments(); ++s) EXPECT_LE(slr.SegmentError(s), 100u);
+  EXPECT_EQ(CheckBuiltBounds(slr, keys, 0), 0u);
+}
+
 TEST(Slr, MinimumPairs) {
   auto keys = MakeKeys<uint64_t>("uniform", 31, 1);
   for (const char* id : {"slr-eq", "slr-ea"}) {

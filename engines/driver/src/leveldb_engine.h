@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <thread>
@@ -195,6 +196,22 @@ class LevelDBEngine : public Engine {
   }
 
   leveldb::DB* db() { return db_.get(); }
+  // The options the database was opened with (forks open tables with them).
+  const leveldb::Options& options() const { return options_; }
+
+  // File number and size of every live table ("leveldb.sstables").
+  std::map<uint64_t, uint64_t> LiveTables() {
+    std::map<uint64_t, uint64_t> live;
+    std::string sstables;
+    db_->GetProperty("leveldb.sstables", &sstables);
+    std::istringstream in(sstables);
+    std::string line;
+    while (std::getline(in, line)) {
+      unsigned long long number, size;
+      if (std::sscanf(line.c_str(), " %llu:%llu[", &number, &size) == 2) live[number] = size;
+    }
+    return live;
+  }
   const std::string& dir() const { return dir_; }
 
  private:
@@ -204,16 +221,14 @@ class LevelDBEngine : public Engine {
     return false;
   }
 
-  // Sums the index block size recorded in the footer of each live table
-  // (those "leveldb.sstables" lists; obsolete files may linger on disk).
+  // Counts every live table (those "leveldb.sstables" lists; obsolete files
+  // may linger on disk) and sums the index block size recorded in the footer
+  // of those in LevelDB's format (a fork's own tables have other footers and
+  // are measured by its AddStats).
   void TableIndexBytes(uint64_t* index_bytes, uint64_t* table_bytes, uint64_t* tables) {
-    std::string sstables;
-    db_->GetProperty("leveldb.sstables", &sstables);
-    std::istringstream in(sstables);
-    std::string line;
-    while (std::getline(in, line)) {
-      unsigned long long number, size;
-      if (std::sscanf(line.c_str(), " %llu:%llu[", &number, &size) != 2) continue;
+    for (const auto& [number, size] : LiveTables()) {
+      *table_bytes += size;
+      ++*tables;
       char name[32];
       std::snprintf(name, sizeof(name), "/%06llu.ldb", number);
       std::string path = dir_ + name;
@@ -225,11 +240,7 @@ class LevelDBEngine : public Engine {
       std::fclose(f);
       leveldb::Footer footer;
       leveldb::Slice input(buf, sizeof(buf));
-      if (read && footer.DecodeFrom(&input).ok()) {
-        *index_bytes += footer.index_handle().size();
-        *table_bytes += size;
-        ++*tables;
-      }
+      if (read && footer.DecodeFrom(&input).ok()) *index_bytes += footer.index_handle().size();
     }
   }
 

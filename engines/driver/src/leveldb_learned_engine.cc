@@ -2,6 +2,9 @@
 // learned index of the lidx library (engines/leveldb-learned). Everything
 // LevelDB-generic is leveldb_engine.h; this adds the learned table's
 // options, its index memory, the hooks' events and the lookup breakdown.
+#include <stdexcept>
+
+#include "layers/learned/index_memory.h"
 #include "layers/learned/learned_table_format.h"
 #include "layers/learned/level_models.h"
 #include "leveldb_engine.h"
@@ -113,27 +116,32 @@ class LearnedEngine : public LevelDBEngine {
   void OnSettled() override { timers_.Reset(); }
 
   void AddStats(nlohmann::json* stats) override {
-    std::map<uint64_t, size_t> open = format_->OpenTableIndexBytes();
-    nlohmann::json per_table = nlohmann::json::object();
-    uint64_t total = 0;
-    for (const auto& [number, bytes] : open) {
-      per_table[std::to_string(number)] = bytes;
-      total += bytes;
+    leveldb::LiveIndexMemory mem;
+    leveldb::Status ms =
+        leveldb::MeasureLiveIndexMemory(*format_, options(), dir(), LiveTables(), &mem);
+    // A partial total must not pass for the index memory.
+    if (!ms.ok()) {
+      throw std::runtime_error("leveldb-learned: cannot measure the index memory of live tables: " +
+                               ms.ToString());
     }
+    nlohmann::json per_table = nlohmann::json::object();
+    for (const auto& [number, bytes] : mem.per_table) per_table[std::to_string(number)] = bytes;
     leveldb::LearnedTableStats s = format_->Stats();
     const auto& c = format_->config();
     if (c.index != "native" || c.slr != "off") {  // else LevelDB's index blocks, as leveldb
-      (*stats)["index_bytes"] = total;
+      (*stats)["index_bytes"] = mem.total;
       (*stats)["index_bytes_source"] =
-          "IndexMemoryBytes() of every open table: model, kept keys and offsets (learned), "
-          "index block + models (slr)";
+          "IndexMemoryBytes() of every live table's reader (tables not open in the table cache "
+          "opened once to be measured): model, kept keys and offsets (learned), index block + "
+          "models (slr)";
     }
     (*stats)["learned"] = {
         {"index", c.index},
         {"position_boundary", c.position_boundary},
         {"keep_keys", c.keep_keys},
         {"granularity", levels_ ? "level" : "file"},
-        {"tables_open", open.size()},
+        {"tables_open", mem.tables_open},
+        {"tables_measured_closed", mem.tables_measured},
         {"index_bytes_per_table", per_table},
         {"tables_built", s.tables_built},
         {"native_tables_built", s.native_tables_built},

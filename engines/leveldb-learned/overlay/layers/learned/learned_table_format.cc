@@ -881,7 +881,9 @@ LearnedTableStats LearnedTableFormat::Stats() const {
 
 std::map<uint64_t, size_t> LearnedTableFormat::OpenTableIndexBytes() const {
   std::lock_guard<std::mutex> l(mu_);
-  return open_;
+  std::map<uint64_t, size_t> bytes;
+  for (const auto& [number, o] : open_) bytes[number] = o.bytes;
+  return bytes;
 }
 
 void LearnedTableFormat::AddBuilt(const LearnedTableStats& s) const {
@@ -899,12 +901,15 @@ void LearnedTableFormat::AddBuilt(const LearnedTableStats& s) const {
 
 void LearnedTableFormat::Register(uint64_t number, size_t bytes) const {
   std::lock_guard<std::mutex> l(mu_);
-  open_[number] = bytes;
+  OpenTable& o = open_[number];
+  o.bytes = bytes;
+  o.readers++;
 }
 
 void LearnedTableFormat::Unregister(uint64_t number) const {
   std::lock_guard<std::mutex> l(mu_);
-  open_.erase(number);
+  auto it = open_.find(number);
+  if (it != open_.end() && --it->second.readers == 0) open_.erase(it);
 }
 
 }  // namespace leveldb

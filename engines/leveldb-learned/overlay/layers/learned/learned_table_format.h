@@ -104,7 +104,13 @@ class LearnedTableFormat : public TableFormat {
   const LearnedTableConfig config_;
   mutable std::mutex mu_;
   mutable LearnedTableStats stats_;
-  mutable std::map<uint64_t, size_t> open_;
+  // A table may have two readers at once (the table cache's, and one
+  // opened to measure it: index_memory.h), hence the count.
+  struct OpenTable {
+    size_t bytes = 0;
+    int readers = 0;
+  };
+  mutable std::map<uint64_t, OpenTable> open_;
 };
 
 class RandomAccessFile;
