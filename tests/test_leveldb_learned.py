@@ -74,3 +74,33 @@ def test_run_log_carries_the_learned_fields(tmp_path):
     assert engine["hooks"]["compaction_totals"]["training_seconds"] > 0
     assert lookup["counters"]["comparisons"] > 0 and lookup["per_op"]["index_search"] > 0
     assert lookup["timer_overhead"]["gets_timed_on"] == lookup["timer_overhead"]["gets_timed_off"]
+
+
+def test_retrain_on_open_trains_the_run_index_and_checks_the_layout(tmp_path):
+    """One load (pgm), opened by a run with another index: every live table
+    is trained before the lookups (none on first open), answers verified by
+    lsmbench's oracle; a run whose layout options differ from the load's
+    fails naming the option."""
+    snakemake(str(BINARY.relative_to(REPO)))
+    data = keys_file(tmp_path / "k_uint64", range(1, 200_000, 7))
+    db = tmp_path / "db"
+    common = ["--db", str(db), "--dataset", data, "--progress", "never", "-o", "write_buffer_size=262144"]
+    subprocess.run([str(BINARY), *common, "--phase", "load", "--log", str(tmp_path / "load.jsonl"),
+                    "-o", "index=pgm"], check=True, capture_output=True)
+    log = tmp_path / "run.jsonl"
+    subprocess.run([str(BINARY), *common, "--phase", "run", "--keep-db", "--ops", "5000", "--log", str(log),
+                    "-o", "index=rmi", "-o", "position_boundary=8", "-o", "retrain=true"],
+                   check=True, capture_output=True)
+    runlog.read(str(log))
+    records = [json.loads(x) for x in log.read_text().splitlines()]
+    engine = next(r for r in records if r["type"] == "engine")
+    retrain = engine["learned"]["retrain"]
+    loaded = next(json.loads(x) for x in (tmp_path / "load.jsonl").read_text().splitlines()
+                  if json.loads(x)["type"] == "engine")
+    assert retrain["tables"] == loaded["learned"]["tables_open"] > 0
+    assert retrain["on_first_open"] == 0 and retrain["keys"] == 200_000 // 7 + 1
+    assert retrain["training_seconds"] > 0 and retrain["model_bytes"] > 0
+    r = subprocess.run([str(BINARY), *common, "--phase", "run", "--ops", "100", "--log", str(tmp_path / "bad.jsonl"),
+                        "-o", "index=rmi", "-o", "keep_keys=true", "-o", "retrain=true"],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "loaded with keep_keys=false" in r.stderr and "asks keep_keys=true" in r.stderr
