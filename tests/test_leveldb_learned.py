@@ -104,3 +104,24 @@ def test_retrain_on_open_trains_the_run_index_and_checks_the_layout(tmp_path):
                         "-o", "index=rmi", "-o", "keep_keys=true", "-o", "retrain=true"],
                        capture_output=True, text=True)
     assert r.returncode != 0 and "loaded with keep_keys=false" in r.stderr and "asks keep_keys=true" in r.stderr
+
+
+def test_level_models_are_trained_on_open(tmp_path):
+    """granularity=level over a loaded database: the level models are
+    trained when the run opens it, so the run's lookups use them and the log
+    shows their memory (not 0 because training was still under way)."""
+    snakemake(str(BINARY.relative_to(REPO)))
+    data = keys_file(tmp_path / "k_uint64", range(1, 400_000, 3))
+    db = tmp_path / "db"
+    common = ["--db", str(db), "--dataset", data, "--progress", "never", "-o", "write_buffer_size=262144",
+              "-o", "max_file_size=262144"]
+    subprocess.run([str(BINARY), *common, "--phase", "load", "--log", str(tmp_path / "load.jsonl")],
+                   check=True, capture_output=True)
+    log = tmp_path / "run.jsonl"
+    subprocess.run([str(BINARY), *common, "--phase", "run", "--ops", "2000", "--log", str(log),
+                    "-o", "granularity=level", "-o", "retrain=true", "-o", "index=rs"],
+                   check=True, capture_output=True)
+    engine = next(json.loads(x) for x in log.read_text().splitlines() if json.loads(x)["type"] == "engine")
+    levels = engine["learned"]["level_models"]
+    assert levels["models_built"] >= 1 and engine["index_bytes_level_models"] > 0
+    assert levels["lookups_by_model"] > 0 and levels["last_error"] == ""

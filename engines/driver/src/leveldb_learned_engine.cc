@@ -2,6 +2,7 @@
 // learned index of the lidx library (engines/leveldb-learned). Everything
 // LevelDB-generic is leveldb_engine.h; this adds the learned table's
 // options, its index memory, the hooks' events and the lookup breakdown.
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
@@ -29,21 +30,34 @@ class LearnedEngine : public LevelDBEngine {
   bool Open(const std::string& dir, const OptionSet& o, std::string* err) override {
     if (!LevelDBEngine::Open(dir, o, err)) return false;
     if (!CheckLayout(o, err)) return false;
-    if (!o.Bool("retrain")) return true;
-    // Every live table is trained now, before any lookup: training is not
-    // a lookup cost (it is logged as learned.retrain).
-    std::vector<uint64_t> numbers;
-    for (const auto& t : LiveTables()) numbers.push_back(t.first);
-    const IoCounters io0 = IoCounters::Now();
-    const auto t0 = std::chrono::steady_clock::now();
-    leveldb::Status s = format_->Retrain(leveldb::Env::Default(), dir, numbers);
-    retrain_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    retrain_read_bytes_ = IoCounters::Now().read_bytes - io0.read_bytes;
-    if (!s.ok()) {
-      *err = "retrain: " + s.ToString();
-      return false;
+    const std::vector<std::vector<uint64_t>> levels = LiveTablesByLevel();
+    bool trained = false;
+    if (o.Bool("retrain")) {
+      // Every live table is trained now, before any lookup: training is not
+      // a lookup cost (it is logged as learned.retrain).
+      std::vector<uint64_t> numbers;
+      for (const auto& level : levels) numbers.insert(numbers.end(), level.begin(), level.end());
+      const IoCounters io0 = IoCounters::Now();
+      const auto t0 = std::chrono::steady_clock::now();
+      leveldb::Status s = format_->Retrain(leveldb::Env::Default(), dir, numbers);
+      retrain_seconds_ =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      retrain_read_bytes_ = IoCounters::Now().read_bytes - io0.read_bytes;
+      if (!s.ok()) {
+        *err = "retrain: " + s.ToString();
+        return false;
+      }
+      trained = true;
     }
-    MarkSettled();  // the run's I/O and timers start after training
+    if (levels_) {
+      // A loaded database's level models, trained now rather than in the
+      // background during the first lookups (granularity=level).
+      for (size_t level = 1; level < levels.size(); level++) {
+        levels_->TrainNow(static_cast<int>(level), levels[level]);
+        trained |= !levels[level].empty();
+      }
+    }
+    if (trained) MarkSettled();  // the run's I/O and timers start after training
     return true;
   }
 
@@ -219,25 +233,35 @@ class LearnedEngine : public LevelDBEngine {
            "\nbloom_bits=" + std::to_string(o.Int("bloom_bits")) + "\n";
   }
 
-  // Live tables (number -> bytes), from LevelDB's "leveldb.sstables".
-  std::map<uint64_t, uint64_t> LiveTables() {
+  // Live tables per level, in LevelDB's order (key order from level 1),
+  // from its "leveldb.sstables" property ("--- level N ---", then
+  // " number:size[smallest .. largest]" per file).
+  std::vector<std::vector<uint64_t>> LiveTablesByLevel() {
     std::string sstables;
     db()->GetProperty("leveldb.sstables", &sstables);
     std::istringstream in(sstables);
     std::string line;
-    std::map<uint64_t, uint64_t> tables;
+    std::vector<std::vector<uint64_t>> levels;
     while (std::getline(in, line)) {
+      int level;
       unsigned long long number, size;
-      if (std::sscanf(line.c_str(), " %llu:%llu[", &number, &size) == 2) tables[number] = size;
+      if (std::sscanf(line.c_str(), "--- level %d ---", &level) == 1) {
+        levels.resize(std::max<size_t>(levels.size(), level + 1));
+      } else if (!levels.empty() &&
+                 std::sscanf(line.c_str(), " %llu:%llu[", &number, &size) == 2) {
+        levels.back().push_back(number);
+      }
     }
-    return tables;
+    return levels;
   }
 
   bool CheckLayout(const OptionSet& o, std::string* err) {
     const std::string path = dir() + "/" + kLayoutFile;
     std::ifstream in(path);
     if (!in) {
-      if (!LiveTables().empty()) {
+      bool empty = true;
+      for (const auto& level : LiveTablesByLevel()) empty &= level.empty();
+      if (!empty) {
         if (!o.Bool("retrain")) return true;  // not ours to describe
         *err = "retrain: " + path + " is missing: the database was not created by "
                "leveldb-learned, so its table layout cannot be checked";
