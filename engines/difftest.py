@@ -12,7 +12,10 @@ built beforehand (`./reproduce engines`); nothing is built here.
         --common write_buffer_size=65536
 
 A run is ENGINE or ENGINE:key=value,key=value (engine options, as -o takes
-them). --common options go to every run whose engine lists them.
+them). --common options go to every run whose engine lists them. Options
+written `load.key=value` load the database in its own process with them
+(`--phase load`) and run the stream in another (`--phase run`) with the rest:
+`leveldb-learned:load.index=pgm,index=lipp,retrain=true`.
 
 Comparison groups can also come from a suite file (engines/difftest.yaml):
 `--suite engines/difftest.yaml` runs every group, `--sample` only those
@@ -107,15 +110,26 @@ def check_record(log):
 
 
 def run_one(binary, options, args, log, db):
+    """One run of the stream. Options `load.K=V` make it two processes, as
+    the pipeline's loads and runs are: `--phase load` with the common
+    options and the `load.` ones, then `--phase run` on that database with
+    the rest (e.g. load with one index, retrain another on open)."""
     cmd = [str(binary), "--workload", "diff", "--db", str(db), "--dataset", args.dataset,
            "--ops", str(args.ops), "--seed", str(args.seed), "--value-bytes", str(args.value_bytes),
            "--key-encoding", args.key_encoding, "--load-order", args.load_order,
-           "--progress", "never", "--log", str(log)]
-    for o in options:
-        cmd += ["-o", o]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        return None, (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1]
+           "--progress", "never"]
+    load = [o[len("load."):] for o in options if o.startswith("load.")]
+    phases = [["--log", str(log)]]
+    if load:
+        common = [o for o in options if o in args.common]
+        phases = [["--phase", "load", "--log", f"{log}.load", *[a for o in common + load for a in ("-o", o)]],
+                  ["--phase", "run", "--log", str(log)]]
+        options = [o for o in options if not o.startswith("load.")]
+    for phase in phases:
+        run_opts = [] if "load" in phase else options
+        r = subprocess.run(cmd + phase + [a for o in run_opts for a in ("-o", o)], capture_output=True, text=True)
+        if r.returncode != 0:
+            return None, (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1]
     check = check_record(log)
     if check is None or "answers_digest" not in check:
         return None, f"{log}: no answers digest in the check record"

@@ -299,7 +299,8 @@ def to_markdown(verdicts):
         "measured (95% CI)": [f"{_fmt(r.measured)} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}] {r.unit}".strip()
                               for r in verdicts.itertuples()],
         "n": verdicts["n"],
-        "verdict": "**" + verdicts["verdict"] + "**",
+        "verdict": ["**" + r.verdict + "**" + (f": {r.detail}" if r.verdict == "no data" and r.detail else "")
+                    for r in verdicts.itertuples()],
     })
     return shown.to_markdown(index=False) + "\n"
 
@@ -312,9 +313,15 @@ def main(argv=None):
     ap.add_argument("--claims", default=str(CLAIMS))
     ap.add_argument("--out-csv", required=True)
     ap.add_argument("--out-md", required=True)
+    ap.add_argument("--scale", help="the scale, whose claims_without_data explain a 'no data' verdict")
     args = ap.parse_args(argv)
     from paper.plotting import read_tidy
     verdicts = check(args.study, read_tidy(args.tidy), load_claims(args.claims))
+    if args.scale:
+        from lsmrepro.config import load_scale
+        reasons = load_scale(args.scale).get("claims_without_data", {})
+        no_data = verdicts["verdict"] == "no data"
+        verdicts.loc[no_data, "detail"] = verdicts.loc[no_data, "claim"].map(reasons).fillna(verdicts.loc[no_data, "detail"])
     with atomic_path(args.out_csv) as tmp:
         verdicts.to_csv(tmp, index=False)
     write_text(args.out_md, to_markdown(verdicts))

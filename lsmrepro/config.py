@@ -12,10 +12,15 @@ from lsmrepro.errors import InputError
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"
 
 
+# libyaml's parser (PyYAML's C binding) when built with it: the specs are
+# read by every figure job, and the pure-Python parser took seconds of each.
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _load_yaml(path):
     try:
         with open(path) as f:
-            return yaml.safe_load(f)
+            return yaml.load(f, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader)
     except FileNotFoundError:
         raise InputError(path, "", "file not found") from None
     except yaml.YAMLError as e:

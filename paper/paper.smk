@@ -175,7 +175,7 @@ rule study_claims:
         f"{RESULTS}/{{scale}}/logs/{{study}}/claims.log",
     shell:
         "{params.py} lsmrepro.claims --study {wildcards.study} --tidy {input.tidy} --claims {input.claims}"
-        " --out-csv {output.csv} --out-md {output.md} 2> {log}"
+        " --scale {wildcards.scale} --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
 
 rule report:

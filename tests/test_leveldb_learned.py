@@ -97,3 +97,54 @@ def test_index_memory_covers_every_live_table(tmp_path):
     assert learned["tables_open"] + learned["tables_measured_closed"] == engine["tables"]
     assert learned["tables_measured_closed"] > 0
     assert sum(per_table.values()) == engine["index_bytes"]
+
+
+def test_retrain_on_open_trains_the_run_index_and_checks_the_layout(tmp_path):
+    """One load (pgm), opened by a run with another index: every live table
+    is trained before the lookups (none on first open), answers verified by
+    lsmbench's oracle; a run whose layout options differ from the load's
+    fails naming the option."""
+    snakemake(str(BINARY.relative_to(REPO)))
+    data = keys_file(tmp_path / "k_uint64", range(1, 200_000, 7))
+    db = tmp_path / "db"
+    common = ["--db", str(db), "--dataset", data, "--progress", "never", "-o", "write_buffer_size=262144"]
+    subprocess.run([str(BINARY), *common, "--phase", "load", "--log", str(tmp_path / "load.jsonl"),
+                    "-o", "index=pgm"], check=True, capture_output=True)
+    log = tmp_path / "run.jsonl"
+    subprocess.run([str(BINARY), *common, "--phase", "run", "--keep-db", "--ops", "5000", "--log", str(log),
+                    "-o", "index=rmi", "-o", "position_boundary=8", "-o", "retrain=true"],
+                   check=True, capture_output=True)
+    runlog.read(str(log))
+    records = [json.loads(x) for x in log.read_text().splitlines()]
+    engine = next(r for r in records if r["type"] == "engine")
+    retrain = engine["learned"]["retrain"]
+    loaded = next(json.loads(x) for x in (tmp_path / "load.jsonl").read_text().splitlines()
+                  if json.loads(x)["type"] == "engine")
+    assert retrain["tables"] == loaded["learned"]["tables_open"] > 0
+    assert retrain["on_first_open"] == 0 and retrain["keys"] == 200_000 // 7 + 1
+    assert retrain["training_seconds"] > 0 and retrain["model_bytes"] > 0
+    r = subprocess.run([str(BINARY), *common, "--phase", "run", "--ops", "100", "--log", str(tmp_path / "bad.jsonl"),
+                        "-o", "index=rmi", "-o", "keep_keys=true", "-o", "retrain=true"],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "loaded with keep_keys=false" in r.stderr and "asks keep_keys=true" in r.stderr
+
+
+def test_level_models_are_trained_on_open(tmp_path):
+    """granularity=level over a loaded database: the level models are
+    trained when the run opens it, so the run's lookups use them and the log
+    shows their memory (not 0 because training was still under way)."""
+    snakemake(str(BINARY.relative_to(REPO)))
+    data = keys_file(tmp_path / "k_uint64", range(1, 400_000, 3))
+    db = tmp_path / "db"
+    common = ["--db", str(db), "--dataset", data, "--progress", "never", "-o", "write_buffer_size=262144",
+              "-o", "max_file_size=262144"]
+    subprocess.run([str(BINARY), *common, "--phase", "load", "--log", str(tmp_path / "load.jsonl")],
+                   check=True, capture_output=True)
+    log = tmp_path / "run.jsonl"
+    subprocess.run([str(BINARY), *common, "--phase", "run", "--ops", "2000", "--log", str(log),
+                    "-o", "granularity=level", "-o", "retrain=true", "-o", "index=rs"],
+                   check=True, capture_output=True)
+    engine = next(json.loads(x) for x in log.read_text().splitlines() if json.loads(x)["type"] == "engine")
+    levels = engine["learned"]["level_models"]
+    assert levels["models_built"] >= 1 and engine["index_bytes_level_models"] > 0
+    assert levels["lookups_by_model"] > 0 and levels["last_error"] == ""

@@ -2,6 +2,9 @@
 // learned index of the lidx library (engines/leveldb-learned). Everything
 // LevelDB-generic is leveldb_engine.h; this adds the learned table's
 // options, its index memory, the hooks' events and the lookup breakdown.
+#include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "layers/learned/index_memory.h"
@@ -25,6 +28,40 @@ class LearnedEngine : public LevelDBEngine {
   }
 
   std::vector<nlohmann::json> Breakdowns() override { return timers_.Records(); }
+
+  bool Open(const std::string& dir, const OptionSet& o, std::string* err) override {
+    if (!LevelDBEngine::Open(dir, o, err)) return false;
+    if (!CheckLayout(o, err)) return false;
+    const std::vector<std::vector<uint64_t>> levels = LiveTablesByLevel();
+    bool trained = false;
+    if (o.Bool("retrain")) {
+      // Every live table is trained now, before any lookup: training is not
+      // a lookup cost (it is logged as learned.retrain).
+      std::vector<uint64_t> numbers;
+      for (const auto& level : levels) numbers.insert(numbers.end(), level.begin(), level.end());
+      const IoCounters io0 = IoCounters::Now();
+      const auto t0 = std::chrono::steady_clock::now();
+      leveldb::Status s = format_->Retrain(leveldb::Env::Default(), dir, numbers);
+      retrain_seconds_ =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      retrain_read_bytes_ = IoCounters::Now().read_bytes - io0.read_bytes;
+      if (!s.ok()) {
+        *err = "retrain: " + s.ToString();
+        return false;
+      }
+      trained = true;
+    }
+    if (levels_) {
+      // A loaded database's level models, trained now rather than in the
+      // background during the first lookups (granularity=level).
+      for (size_t level = 1; level < levels.size(); level++) {
+        levels_->TrainNow(static_cast<int>(level), levels[level]);
+        trained |= !levels[level].empty();
+      }
+    }
+    if (trained) MarkSettled();  // the run's I/O and timers start after training
+    return true;
+  }
 
  protected:
   std::vector<OptionSpec> ExtraOptionSpecs() const override {
@@ -54,6 +91,10 @@ class LearnedEngine : public LevelDBEngine {
         {"index_knobs", OT::kString, "",
          "extra lidx knobs, name:value;name:value (override the boundary's)", {}},
         {"sstable_size", OT::kInt, "0", "table target bytes (0: max_file_size)", {}},
+        {"retrain", OT::kBool, "false",
+         "on open, train index/position_boundary/index_knobs over the keys of every table of "
+         "the loaded database instead of using the model stored in it (the layout options "
+         "must be the load's: checked against " + std::string(kLayoutFile) + ")", {}},
         {"granularity", OT::kString, "file",
          "file: a model per table; level: a model per level over its tables (valid while the "
          "level is unchanged; LevelDB's file search and the table's own model otherwise)",
@@ -71,6 +112,7 @@ class LearnedEngine : public LevelDBEngine {
     }
     c.position_boundary = static_cast<uint64_t>(o.Int("position_boundary"));
     c.keep_keys = o.Bool("keep_keys");
+    c.retrain = o.Bool("retrain");
     c.slr = o.Str("slr");
     // seed 003 Fig. 8's fourth mechanism as one value of `slr`, so a
     // figure's grid can list it beside the others.
@@ -153,6 +195,20 @@ class LearnedEngine : public LevelDBEngine {
         {"slr", c.slr},
         {"slr_block_models", s.slr_block_models},
         {"slr_abandoned", s.slr_abandoned}};
+    if (c.retrain) {
+      leveldb::LearnedTableFormat::RetrainStats r = format_->GetRetrainStats();
+      (*stats)["learned"]["retrain"] = {{"tables", r.tables},
+                                        {"on_first_open", r.on_first_open},
+                                        {"native_tables", r.native_tables},
+                                        {"failures", r.failures},
+                                        {"keys", r.keys},
+                                        {"segments", r.segments},
+                                        {"read_seconds", r.read_nanos / 1e9},
+                                        {"training_seconds", r.train_nanos / 1e9},
+                                        {"seconds", retrain_seconds_},
+                                        {"read_bytes", retrain_read_bytes_},
+                                        {"model_bytes", r.model_bytes}};
+    }
     (*stats)["learning_seconds"] = s.train_nanos / 1e9;
     (*stats)["hooks"] = hooks_.ToJson();
     if (levels_) {
@@ -170,6 +226,83 @@ class LearnedEngine : public LevelDBEngine {
   }
 
  private:
+  // The options that fix the tables' layout, written when a database is
+  // created and checked when a run retrains over it: a retrained index is
+  // only the load's tables searched another way if these are the load's.
+  static constexpr const char* kLayoutFile = "LEARNED-LAYOUT";
+
+  static std::string Layout(const OptionSet& o) {
+    const int64_t table_bytes =
+        o.Int("sstable_size") > 0 ? o.Int("sstable_size") : o.Int("max_file_size");
+    return "keep_keys=" + std::string(o.Bool("keep_keys") ? "true" : "false") +
+           "\ntable_bytes=" + std::to_string(table_bytes) +
+           "\nwrite_buffer_size=" + std::to_string(o.Int("write_buffer_size")) +
+           "\nbloom_bits=" + std::to_string(o.Int("bloom_bits")) + "\n";
+  }
+
+  // Live tables per level, in LevelDB's order (key order from level 1),
+  // from its "leveldb.sstables" property ("--- level N ---", then
+  // " number:size[smallest .. largest]" per file).
+  std::vector<std::vector<uint64_t>> LiveTablesByLevel() {
+    std::string sstables;
+    db()->GetProperty("leveldb.sstables", &sstables);
+    std::istringstream in(sstables);
+    std::string line;
+    std::vector<std::vector<uint64_t>> levels;
+    while (std::getline(in, line)) {
+      int level;
+      unsigned long long number, size;
+      if (std::sscanf(line.c_str(), "--- level %d ---", &level) == 1) {
+        levels.resize(std::max<size_t>(levels.size(), level + 1));
+      } else if (!levels.empty() &&
+                 std::sscanf(line.c_str(), " %llu:%llu[", &number, &size) == 2) {
+        levels.back().push_back(number);
+      }
+    }
+    return levels;
+  }
+
+  bool CheckLayout(const OptionSet& o, std::string* err) {
+    const std::string path = dir() + "/" + kLayoutFile;
+    std::ifstream in(path);
+    if (!in) {
+      bool empty = true;
+      for (const auto& level : LiveTablesByLevel()) empty &= level.empty();
+      if (!empty) {
+        if (!o.Bool("retrain")) return true;  // not ours to describe
+        *err = "retrain: " + path + " is missing: the database was not created by "
+               "leveldb-learned, so its table layout cannot be checked";
+        return false;
+      }
+      // A new database: record its layout (written whole, then renamed).
+      const std::string tmp = path + ".tmp";
+      std::ofstream out(tmp);
+      out << Layout(o);
+      out.close();
+      if (!out || std::rename(tmp.c_str(), path.c_str()) != 0) {
+        *err = path + ": cannot write the table layout";
+        return false;
+      }
+      return true;
+    }
+    if (!o.Bool("retrain")) return true;
+    std::string loaded((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string wanted = Layout(o);
+    if (loaded == wanted) return true;
+    // Name the first option that differs.
+    std::istringstream a(loaded), b(wanted);
+    std::string la, lb;
+    while (std::getline(a, la) && std::getline(b, lb)) {
+      if (la != lb) break;
+    }
+    *err = "retrain: the database in " + dir() + " was loaded with " + la + " and this run asks " +
+           lb + " (" + path + "): these options fix the tables' layout, so a run that retrains "
+           "must use the load's";
+    return false;
+  }
+
+  double retrain_seconds_ = 0;
+  uint64_t retrain_read_bytes_ = 0;
   std::unique_ptr<leveldb::LearnedTableFormat> format_;
   std::unique_ptr<leveldb::LevelModels> levels_;  // granularity=level
   HooksRecorder hooks_;

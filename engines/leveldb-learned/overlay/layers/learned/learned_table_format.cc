@@ -122,12 +122,12 @@ bool ParseLearnedTableConfig(const std::string& spec, LearnedTableConfig* c,
         *err = "position_boundary: an integer >= 2 expected, got '" + v + "'";
         return false;
       }
-    } else if (k == "keep_keys") {
+    } else if (k == "keep_keys" || k == "retrain") {
       if (v != "true" && v != "false") {
-        *err = "keep_keys: true or false expected, got '" + v + "'";
+        *err = k + ": true or false expected, got '" + v + "'";
         return false;
       }
-      c->keep_keys = v == "true";
+      (k == "keep_keys" ? c->keep_keys : c->retrain) = v == "true";
     } else if (k == "slr" || k == "slr_last_mile") {
       (k == "slr" ? c->slr : c->slr_last_mile) = v;
     } else if (k == "slr_segments" || k == "slr_min_pairs" || k == "slr_error_threshold" ||
@@ -146,7 +146,7 @@ bool ParseLearnedTableConfig(const std::string& spec, LearnedTableConfig* c,
       c->knobs[k.substr(5)] = v;
     } else {
       *err = "learned table spec: unknown key '" + k +
-             "' (knows index, position_boundary, keep_keys, slr, slr_segments, slr_min_pairs, "
+             "' (knows index, position_boundary, keep_keys, retrain, slr, slr_segments, slr_min_pairs, "
              "slr_error_threshold, slr_max_segments, slr_last_mile, knob.NAME)";
       return false;
     }
@@ -206,6 +206,75 @@ Slice UserKeyOf(const Slice& ikey) {
   return Slice(ikey.data(), ikey.size() >= 8 ? ikey.size() - 8 : 0);
 }
 
+std::string CommonPrefix(const Slice& first, const Slice& last) {
+  size_t p = 0;
+  while (p < first.size() && p < last.size() && first[p] == last[p]) p++;
+  return std::string(first.data(), p);
+}
+
+// RMI's bound is an outcome of its second-level size (seed 000 §4.2): the
+// fewest leaves (n / (boundary * 2^k), k = 0, 1, ...) whose mean bound
+// width over a sample of the keys stays within the position boundary.
+lidx::Status TuneRmiLeaves(const LearnedTableConfig& c, const std::vector<uint64_t>& mapped,
+                           Model* model, std::string* err) {
+  const uint64_t n = mapped.size();
+  auto mean_width = [&](const lidx::Index<uint64_t>& idx) {
+    const uint64_t step = std::max<uint64_t>(1, n / 1024);
+    double sum = 0;
+    uint64_t count = 0;
+    for (uint64_t i = 0; i < n; i += step, count++) {
+      lidx::Bound b = idx.Search(mapped[i]);
+      sum += static_cast<double>(b.hi - b.lo);
+    }
+    return count ? sum / count : 0.0;
+  };
+  if (mean_width(*model->ints) > c.position_boundary) return lidx::Status::OK();
+  for (uint64_t k = 1; (n / (c.position_boundary << k)) >= 1 && k < 20; k++) {
+    LearnedTableConfig wider = c;
+    wider.knobs["leaves"] = std::to_string(n / (c.position_boundary << k));
+    Model m;
+    if (!Model::Make(wider, n, &m, err)) return lidx::Status::Error(*err);
+    lidx::Status s = m.ints->Build(mapped.data(), n, nullptr);
+    if (!s.ok() || mean_width(*m.ints) > c.position_boundary) break;
+    *model = std::move(m);
+  }
+  return lidx::Status::OK();
+}
+
+// Trains c's index over a table's user keys with their common prefix
+// removed (`keys`, in order); an integer index gets the mapped keys, left in
+// *mapped. The builder and retraining (LearnedTableConfig::retrain) share it.
+lidx::Status TrainModel(const LearnedTableConfig& c, const std::vector<std::string_view>& keys,
+                        Model* model, std::vector<uint64_t>* mapped, std::string* err) {
+  const uint64_t n = keys.size();
+  if (!Model::Make(c, n, model, err)) return lidx::Status::Error(*err);
+  if (model->strings) return model->strings->Build(keys.data(), n, nullptr);
+  mapped->resize(n);
+  for (uint64_t i = 0; i < n; i++) (*mapped)[i] = lidx::MapKey<uint64_t>(keys[i]);
+  lidx::Status s = model->ints->Build(mapped->data(), n, nullptr);
+  if (s.ok() && c.index == "rmi" && c.knobs.count("leaves") == 0) {
+    s = TuneRmiLeaves(c, *mapped, model, err);
+  }
+  return s;
+}
+
+std::string CannotBuild(const LearnedTableConfig& c, uint64_t number, uint64_t n) {
+  return "index '" + c.index + "' cannot be built on table " + TableName(number) + " (" +
+         std::to_string(n) + " entries)";
+}
+
+}  // namespace
+
+// What a reader searches with: the stored model, or one trained on open
+// (retrain), shared by every reader of the table.
+struct TableModel {
+  std::string prefix;          // the user keys' common prefix
+  Model model;
+  std::vector<uint64_t> keys;  // keep_keys, integer index: the mapped keys
+};
+
+namespace {
+
 // ---------------------------------------------------------------- builder
 
 class LearnedBuilder : public TableFileBuilder {
@@ -241,48 +310,25 @@ class LearnedBuilder : public TableFileBuilder {
 
     // User keys minus their common prefix: what the model is trained on.
     std::string prefix;
-    if (n > 0) {
-      Slice first = UserKeyOf(KeyAt(0)), last = UserKeyOf(KeyAt(n - 1));
-      size_t p = 0;
-      while (p < first.size() && p < last.size() && first[p] == last[p]) p++;
-      prefix.assign(first.data(), p);
+    if (n > 0) prefix = CommonPrefix(UserKeyOf(KeyAt(0)), UserKeyOf(KeyAt(n - 1)));
+    std::vector<std::string_view> keys(n);
+    for (uint64_t i = 0; i < n; i++) {
+      Slice u = UserKeyOf(KeyAt(i));
+      keys[i] = std::string_view(u.data() + prefix.size(), u.size() - prefix.size());
     }
     Model model;
     std::string err;
     const uint64_t t0 = Nanos();
-    lidx::Status s;
-    if (!Model::Make(c, n, &model, &err)) {
-      s = lidx::Status::Error(err);
-    } else if (model.strings) {
-      std::vector<std::string_view> keys(n);
-      for (uint64_t i = 0; i < n; i++) {
-        Slice u = UserKeyOf(KeyAt(i));
-        keys[i] = std::string_view(u.data() + prefix.size(), u.size() - prefix.size());
-      }
-      s = model.strings->Build(keys.data(), n, nullptr);
-    } else {
-      mapped_.resize(n);
-      for (uint64_t i = 0; i < n; i++) {
-        Slice u = UserKeyOf(KeyAt(i));
-        mapped_[i] = lidx::MapKey<uint64_t>(
-            std::string_view(u.data() + prefix.size(), u.size() - prefix.size()));
-      }
-      s = model.ints->Build(mapped_.data(), n, nullptr);
-      if (s.ok() && c.index == "rmi" && c.knobs.count("leaves") == 0) {
-        s = TuneRmiLeaves(c, n, &model, &err);
-      }
-    }
+    lidx::Status s = TrainModel(c, keys, &model, &mapped_, &err);
     const uint64_t t1 = Nanos();
     if (!s.ok()) {
       built.build_failures = 1;
       built.tables_built = 0;
       format_->AddBuilt(built);
-      status_ = Status::NotSupported(
-          "index '" + c.index + "' cannot be built on table " +
-              TableName(info_.number) + " (" + std::to_string(n) + " entries)",
-          s.message());
+      status_ = Status::NotSupported(CannotBuild(c, info_.number, n), s.message());
       return status_;
     }
+    format_->NoteBuiltHere(info_.number);
 
     // Entries: fixed slots, or packed with their offsets kept.
     Footer f;
@@ -357,34 +403,6 @@ class LearnedBuilder : public TableFileBuilder {
     return Slice(in.data(), klen);
   }
 
-  // RMI's bound is an outcome of its second-level size (seed 000 §4.2): the
-  // fewest leaves (n / (boundary * 2^k), k = 0, 1, ...) whose mean bound
-  // width over a sample of the keys stays within the position boundary.
-  lidx::Status TuneRmiLeaves(const LearnedTableConfig& c, uint64_t n, Model* model,
-                             std::string* err) {
-    auto mean_width = [&](const lidx::Index<uint64_t>& idx) {
-      const uint64_t step = std::max<uint64_t>(1, n / 1024);
-      double sum = 0;
-      uint64_t count = 0;
-      for (uint64_t i = 0; i < n; i += step, count++) {
-        lidx::Bound b = idx.Search(mapped_[i]);
-        sum += static_cast<double>(b.hi - b.lo);
-      }
-      return count ? sum / count : 0.0;
-    };
-    if (mean_width(*model->ints) > c.position_boundary) return lidx::Status::OK();
-    for (uint64_t k = 1; (n / (c.position_boundary << k)) >= 1 && k < 20; k++) {
-      LearnedTableConfig wider = c;
-      wider.knobs["leaves"] = std::to_string(n / (c.position_boundary << k));
-      Model m;
-      if (!Model::Make(wider, n, &m, err)) return lidx::Status::Error(*err);
-      lidx::Status s = m.ints->Build(mapped_.data(), n, nullptr);
-      if (!s.ok() || mean_width(*m.ints) > c.position_boundary) break;
-      *model = std::move(m);
-    }
-    return lidx::Status::OK();
-  }
-
   const LearnedTableFormat* const format_;
   const Options options_;
   WritableFile* const file_;
@@ -417,8 +435,8 @@ class LearnedReader : public TableReader {
  public:
   LearnedReader(const LearnedTableFormat* format, const Options& options,
                 RandomAccessFile* file, uint64_t number, const Footer& f,
-                std::string prefix, Model model, std::vector<uint64_t> offsets,
-                std::vector<uint64_t> keys, std::string filter)
+                std::shared_ptr<const TableModel> model, std::vector<uint64_t> offsets,
+                std::string filter)
       : format_(format),
         policy_(options.filter_policy),
         filter_(std::move(filter)),
@@ -426,10 +444,11 @@ class LearnedReader : public TableReader {
         file_(file),
         number_(number),
         f_(f),
-        prefix_(std::move(prefix)),
-        model_(std::move(model)),
+        table_model_(std::move(model)),
+        prefix_(table_model_->prefix),
+        model_(table_model_->model),
         offsets_(std::move(offsets)),
-        keys_(std::move(keys)) {
+        keys_(table_model_->keys) {
     format_->Register(number_, IndexMemoryBytes());
   }
   ~LearnedReader() override { format_->Unregister(number_); }
@@ -608,10 +627,11 @@ class LearnedReader : public TableReader {
   RandomAccessFile* const file_;
   const uint64_t number_;
   const Footer f_;
-  const std::string prefix_;
-  const Model model_;
+  const std::shared_ptr<const TableModel> table_model_;
+  const std::string& prefix_;
+  const Model& model_;
   const std::vector<uint64_t> offsets_;
-  const std::vector<uint64_t> keys_;
+  const std::vector<uint64_t>& keys_;
 };
 
 class LearnedIterator : public Iterator {
@@ -695,6 +715,11 @@ std::unique_ptr<LearnedTableFormat> LearnedTableFormat::Make(
     const LearnedTableConfig& c, std::string* err) {
   if (c.slr != "off" && c.slr != "binary" && c.slr != "eq" && c.slr != "ea") {
     *err = "slr: off, binary, eq or ea expected, got '" + c.slr + "'";
+    return nullptr;
+  }
+  if (c.retrain && c.index == "native") {
+    *err = "retrain trains a learned index over each table's keys: it needs a learned index, "
+           "not index=native";
     return nullptr;
   }
   if (c.index == "native") {
@@ -784,20 +809,33 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
   if (crc32c::Unmask(f.meta_crc) != crc32c::Value(m.data(), m.size())) {
     return Status::Corruption(name, "learned table model checksum mismatch");
   }
+  // retrain: a table this process did not build is searched with a model
+  // of this configuration trained over its keys (Retrain() did it before
+  // the lookups; a table it missed is trained here, and counted).
+  std::shared_ptr<const TableModel> trained;
+  if (config_.retrain && !BuiltHere(info.number)) {
+    if (keep_keys != config_.keep_keys) return Status::InvalidArgument(LayoutMismatch(name, keep_keys));
+    trained = Retrained(info.number);
+    if (trained == nullptr) {
+      s = TrainTable(file, file_size, info.number, /*on_first_open=*/true, &trained);
+      if (!s.ok()) return s;
+    }
+  }
+  auto stored = std::make_shared<TableModel>();
   const char* p = m.data();
-  std::string prefix(p, f.prefix_len);
+  stored->prefix.assign(p, f.prefix_len);
   p += f.prefix_len;
-  Model model;
+  Model& model = stored->model;
   std::string err;
   lidx::Status ls;
-  if (strings) {
+  if (trained != nullptr) {
+    // The stored model is not used (its checksum was verified above).
+  } else if (strings) {
     model.strings = lidx::MakeStringIndex("lits", {}, &err);
     ls = model.strings->Deserialize(std::string_view(p, f.model_len));
   } else {
     // The serialized header names its index; build an empty one of that id.
-    LearnedTableConfig c = config_;
     std::string_view blob(p, f.model_len);
-    c.index.clear();
     for (const std::string& id : lidx::RegisteredIds()) {
       auto probe = lidx::MakeIndex<uint64_t>(id, {}, &err);
       if (probe && probe->Deserialize(blob).ok()) {
@@ -809,7 +847,7 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
   }
   if (!ls.ok()) return Status::Corruption(name, "learned table model: " + ls.message());
   p += f.model_len;
-  std::vector<uint64_t> offsets, keys;
+  std::vector<uint64_t> offsets;
   if (keep_keys) {
     offsets.resize(f.n + 1);
     for (uint64_t i = 0; i <= f.n; i++) offsets[i] = DecodeFixed64(p + 8 * i);
@@ -822,17 +860,112 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
     if (offsets[f.n] != f.entries_bytes) {
       return Status::Corruption(name, "learned table offsets do not end the entries");
     }
-    if (!strings) {
-      keys.resize(f.n);
-      for (uint64_t i = 0; i < f.n; i++) keys[i] = DecodeFixed64(p + 8 * i);
+    if (!strings && trained == nullptr) {
+      stored->keys.resize(f.n);
+      for (uint64_t i = 0; i < f.n; i++) stored->keys[i] = DecodeFixed64(p + 8 * i);
     }
   }
   p += f.keys_len;
   std::string filter(p, f.filter_len);
-  *reader = new LearnedReader(this, options, file, info.number, f, std::move(prefix),
-                              std::move(model), std::move(offsets), std::move(keys),
-                              std::move(filter));
+  *reader = new LearnedReader(this, options, file, info.number, f,
+                              trained != nullptr ? trained : std::move(stored),
+                              std::move(offsets), std::move(filter));
   return Status::OK();
+}
+
+// ---------------------------------------------------------------- retrain
+
+std::string LearnedTableFormat::LayoutMismatch(const std::string& table, bool keep_keys) const {
+  return table + " was written with keep_keys=" + (keep_keys ? "true" : "false") +
+         " and retrain asks keep_keys=" + (config_.keep_keys ? "true" : "false") +
+         ": keep_keys fixes the table layout (packed or fixed-size entries), so a retrained "
+         "index must use the load's keep_keys";
+}
+
+Status LearnedTableFormat::TrainTable(RandomAccessFile* file, uint64_t file_size,
+                                      uint64_t number, bool on_first_open,
+                                      std::shared_ptr<const TableModel>* out) const {
+  const uint64_t t0 = Nanos();
+  std::vector<std::string> user_keys;
+  bool keep_keys = false;
+  Status s = ReadLearnedTableUserKeys(file, file_size, &user_keys, &keep_keys);
+  if (s.IsNotSupportedError()) return Status::OK();  // not a learned table: *out stays null
+  if (!s.ok()) return Status::Corruption(TableName(number), s.ToString());
+  if (keep_keys != config_.keep_keys) {
+    return Status::InvalidArgument(LayoutMismatch(TableName(number), keep_keys));
+  }
+  const uint64_t t1 = Nanos();
+  const uint64_t n = user_keys.size();
+  auto tm = std::make_shared<TableModel>();
+  if (n > 0) tm->prefix = CommonPrefix(user_keys.front(), user_keys.back());
+  std::vector<std::string_view> keys(n);
+  for (uint64_t i = 0; i < n; i++) keys[i] = std::string_view(user_keys[i]).substr(tm->prefix.size());
+  std::vector<uint64_t> mapped;
+  std::string err;
+  lidx::Status ls = TrainModel(config_, keys, &tm->model, &mapped, &err);
+  const uint64_t t2 = Nanos();
+  std::lock_guard<std::mutex> l(mu_);
+  if (!ls.ok()) {
+    retrain_stats_.failures++;
+    return Status::NotSupported(CannotBuild(config_, number, n), ls.message());
+  }
+  if (config_.keep_keys && tm->model.ints) tm->keys = std::move(mapped);
+  retrain_stats_.tables++;
+  retrain_stats_.on_first_open += on_first_open ? 1 : 0;
+  retrain_stats_.keys += n;
+  retrain_stats_.read_nanos += t1 - t0;
+  retrain_stats_.train_nanos += t2 - t1;
+  retrain_stats_.segments +=
+      tm->model.ints ? tm->model.ints->Stats().segments : tm->model.strings->Stats().segments;
+  retrained_[number] = tm;
+  *out = std::move(tm);
+  return Status::OK();
+}
+
+Status LearnedTableFormat::Retrain(Env* env, const std::string& dbname,
+                                   const std::vector<uint64_t>& numbers) const {
+  if (!config_.retrain) return Status::InvalidArgument("retrain is off");
+  for (uint64_t number : numbers) {
+    const std::string path = dbname + "/" + TableName(number);
+    uint64_t size = 0;
+    RandomAccessFile* file = nullptr;
+    Status s = env->GetFileSize(path, &size);
+    if (s.ok()) s = env->NewRandomAccessFile(path, &file);
+    std::shared_ptr<const TableModel> tm;
+    if (s.ok()) s = TrainTable(file, size, number, /*on_first_open=*/false, &tm);
+    delete file;
+    if (!s.ok()) return s;
+    if (tm == nullptr) {
+      std::lock_guard<std::mutex> l(mu_);
+      retrain_stats_.native_tables++;  // LevelDB's own table: nothing to train
+    }
+  }
+  return Status::OK();
+}
+
+std::shared_ptr<const TableModel> LearnedTableFormat::Retrained(uint64_t number) const {
+  std::lock_guard<std::mutex> l(mu_);
+  auto it = retrained_.find(number);
+  return it == retrained_.end() ? nullptr : it->second;
+}
+
+void LearnedTableFormat::NoteBuiltHere(uint64_t number) const {
+  std::lock_guard<std::mutex> l(mu_);
+  built_here_.insert(number);
+}
+
+bool LearnedTableFormat::BuiltHere(uint64_t number) const {
+  std::lock_guard<std::mutex> l(mu_);
+  return built_here_.count(number) > 0;
+}
+
+LearnedTableFormat::RetrainStats LearnedTableFormat::GetRetrainStats() const {
+  std::lock_guard<std::mutex> l(mu_);
+  RetrainStats r = retrain_stats_;
+  for (const auto& [number, tm] : retrained_) {
+    r.model_bytes += tm->model.MemoryBytes() + tm->keys.capacity() * 8;
+  }
+  return r;
 }
 
 std::map<std::string, std::string> LearnedIndexKnobs(const LearnedTableConfig& c, uint64_t n) {
@@ -840,7 +973,7 @@ std::map<std::string, std::string> LearnedIndexKnobs(const LearnedTableConfig& c
 }
 
 Status ReadLearnedTableUserKeys(RandomAccessFile* file, uint64_t file_size,
-                                std::vector<std::string>* user_keys) {
+                                std::vector<std::string>* user_keys, bool* keep_keys) {
   user_keys->clear();
   if (file_size < kFooterSize) return Status::NotSupported("not a learned table");
   char buf[kFooterSize];
@@ -852,6 +985,7 @@ Status ReadLearnedTableUserKeys(RandomAccessFile* file, uint64_t file_size,
   if (in.size() == kFooterSize) s = Footer::DecodeFrom(in.data(), &f, &ours);
   if (!s.ok()) return s;
   if (in.size() != kFooterSize || !ours) return Status::NotSupported("not a learned table");
+  if (keep_keys != nullptr) *keep_keys = (f.flags & kFlagKeepKeys) != 0;
   std::string scratch(f.entries_bytes, '\0');
   Slice entries;
   s = file->Read(0, f.entries_bytes, &entries, &scratch[0]);

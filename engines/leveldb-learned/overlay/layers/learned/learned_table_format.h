@@ -37,6 +37,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,13 @@ struct LearnedTableConfig {
   uint64_t position_boundary = 16;  // width of the predicted position range
   bool keep_keys = false;     // packed entries + mapped keys/offsets in memory
   std::map<std::string, std::string> knobs;  // extra lidx knobs (override)
+  // Tables this format did not build (a loaded database) are searched with
+  // a model of this configuration trained over their keys, not with the
+  // model stored in the file: the entries' layout does not depend on the
+  // index, only on keep_keys (checked against each table's footer), so one
+  // load serves every index and boundary. Train them before the lookups
+  // with LearnedTableFormat::Retrain.
+  bool retrain = false;
   // index = "native": LevelDB's own table layout, searched as `slr` says:
   // off (LevelDB's code), binary (our reader, counting comparisons), eq or
   // ea (SLR models, slr_table.h).
@@ -60,7 +68,7 @@ struct LearnedTableConfig {
   std::string slr_last_mile;          // linear|binary|exponential; "" = paper's
 };
 
-// Parses "index=pgm,position_boundary=16,keep_keys=true,knob.epsilon_recursive=4".
+// Parses "index=pgm,position_boundary=16,keep_keys=true,retrain=false,knob.epsilon_recursive=4".
 bool ParseLearnedTableConfig(const std::string& spec, LearnedTableConfig* c,
                              std::string* err);
 
@@ -75,6 +83,9 @@ struct LearnedTableStats {
   uint64_t slr_block_models = 0;     // data blocks given an SLR model
   uint64_t slr_abandoned = 0;        // slr-ea models over budget: binary search
 };
+
+struct TableModel;  // a table's model, prefix and kept keys (the .cc)
+class Env;
 
 class LearnedTableFormat : public TableFormat {
  public:
@@ -94,13 +105,39 @@ class LearnedTableFormat : public TableFormat {
   // Index bytes of every table open now (learned and native), by number.
   std::map<uint64_t, size_t> OpenTableIndexBytes() const;
 
+  // retrain: trains this configuration's index over the keys of every
+  // listed table of the database `dbname` (LevelDB's own tables are
+  // skipped), so that opening them later does not train. Fails on the first
+  // table whose layout (keep_keys) differs or whose index cannot be built.
+  Status Retrain(Env* env, const std::string& dbname,
+                 const std::vector<uint64_t>& numbers) const;
+  struct RetrainStats {
+    uint64_t tables = 0;         // tables trained
+    uint64_t on_first_open = 0;  // of which when a lookup first opened them
+    uint64_t native_tables = 0;  // LevelDB's own tables: nothing to train
+    uint64_t failures = 0;
+    uint64_t keys = 0;
+    uint64_t segments = 0;
+    uint64_t read_nanos = 0;     // reading the tables' keys
+    uint64_t train_nanos = 0;
+    uint64_t model_bytes = 0;    // the retrained models held now
+  };
+  RetrainStats GetRetrainStats() const;
+
   // For builders and readers.
   void AddBuilt(const LearnedTableStats& s) const;
+  void NoteBuiltHere(uint64_t number) const;
   void Register(uint64_t number, size_t bytes) const;
   void Unregister(uint64_t number) const;
 
  private:
   explicit LearnedTableFormat(LearnedTableConfig c) : config_(std::move(c)) {}
+  Status TrainTable(RandomAccessFile* file, uint64_t file_size, uint64_t number,
+                    bool on_first_open, std::shared_ptr<const TableModel>* out) const;
+  std::shared_ptr<const TableModel> Retrained(uint64_t number) const;
+  bool BuiltHere(uint64_t number) const;
+  std::string LayoutMismatch(const std::string& table, bool keep_keys) const;
+
   const LearnedTableConfig config_;
   mutable std::mutex mu_;
   mutable LearnedTableStats stats_;
@@ -111,15 +148,22 @@ class LearnedTableFormat : public TableFormat {
     int readers = 0;
   };
   mutable std::map<uint64_t, OpenTable> open_;
+  // retrain: the models trained for loaded tables, and the tables this
+  // process built (their stored model is already this configuration's).
+  mutable std::map<uint64_t, std::shared_ptr<const TableModel>> retrained_;
+  mutable std::set<uint64_t> built_here_;
+  mutable RetrainStats retrain_stats_;
 };
 
 class RandomAccessFile;
 
-// For level models (level_models.h): the user keys of a learned table, in
-// order (NotSupported for other tables), and the lidx knobs `c` gives an
-// index over n keys.
+// For level models (level_models.h) and retraining: the user keys of a
+// learned table, in order (NotSupported for other tables), with whether its
+// entries are packed (keep_keys), and the lidx knobs `c` gives an index
+// over n keys.
 Status ReadLearnedTableUserKeys(RandomAccessFile* file, uint64_t file_size,
-                                std::vector<std::string>* user_keys);
+                                std::vector<std::string>* user_keys,
+                                bool* keep_keys = nullptr);
 std::map<std::string, std::string> LearnedIndexKnobs(const LearnedTableConfig& c,
                                                      uint64_t n);
 

@@ -94,6 +94,18 @@ bool LevelModels::FindFileInLevel(int level, const std::vector<FileMetaData*>& f
   return true;
 }
 
+void LevelModels::TrainNow(int level, std::vector<uint64_t> numbers) {
+  if (level <= 0 || level >= kLevels || numbers.empty()) return;
+  if (trainer_.joinable()) trainer_.join();
+  uint64_t generation;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    generation = generation_[level];
+  }
+  training_.store(true);
+  Train(level, generation, std::move(numbers));
+}
+
 void LevelModels::Train(int level, uint64_t generation, std::vector<uint64_t> numbers) {
   const auto t0 = std::chrono::steady_clock::now();
   auto model = std::make_shared<Model>();

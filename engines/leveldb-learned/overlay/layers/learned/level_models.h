@@ -40,6 +40,10 @@ class LevelModels : public LsmHooks {
   bool FindFileInLevel(int level, const std::vector<FileMetaData*>& files,
                        const Slice& internal_key, uint32_t* index) override;
 
+  // Trains level `level`'s model now, in this thread, over its files
+  // `numbers` in key order (on open, so that lookups find it ready).
+  void TrainNow(int level, std::vector<uint64_t> numbers);
+
   struct Stats {
     uint64_t models_built = 0;
     uint64_t models_discarded = 0;  // level changed while training
