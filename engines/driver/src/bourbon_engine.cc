@@ -21,6 +21,16 @@ class BourbonEngine : public LevelDBEngine {
     dir_ = dir;
     if (!LevelDBEngine::Open(dir, o, err)) return false;
     bourbon_->Attach(db());
+    // A run on a copy of a settled database (lsmbench --phase run) does not
+    // settle again: learn the tables it holds now, before the run phase, as
+    // OnSettled does after a load (an empty database has nothing to learn).
+    if (learning_ == "offline") {
+      // Bourbon takes the tables' options from the first table opened: an
+      // iterator opens one table per level.
+      std::unique_ptr<leveldb::Iterator> it(db()->NewIterator(leveldb::ReadOptions()));
+      it->SeekToFirst();
+      bourbon_->LearnAll();
+    }
     return true;
   }
 
@@ -115,6 +125,7 @@ void BourbonEngine::AddStats(nlohmann::json* stats) {
   nlohmann::json files = nlohmann::json::array();
   uint64_t segments = 0, model_bytes = 0, by_path[kNumPaths] = {};
   uint64_t level_pos[7][kNumPaths] = {}, level_neg[7][kNumPaths] = {};
+  double level_pos_ns[7][kNumPaths] = {}, level_neg_ns[7][kNumPaths] = {};
   for (const auto& f : s.files) {
     nlohmann::json pos = nlohmann::json::object(), neg = nlohmann::json::object();
     for (int p = 0; p < kNumPaths; p++) {
@@ -124,6 +135,8 @@ void BourbonEngine::AddStats(nlohmann::json* stats) {
       if (f.level < 7) {
         level_pos[f.level][p] += f.positive[p];
         level_neg[f.level][p] += f.negative[p];
+        level_pos_ns[f.level][p] += f.positive_ns[p];
+        level_neg_ns[f.level][p] += f.negative_ns[p];
       }
     }
     if (f.deleted_s < 0) {
@@ -151,9 +164,12 @@ void BourbonEngine::AddStats(nlohmann::json* stats) {
   nlohmann::json levels = nlohmann::json::array();
   for (const auto& l : s.levels) {
     nlohmann::json pos = nlohmann::json::object(), neg = nlohmann::json::object();
+    nlohmann::json pos_ns = nlohmann::json::object(), neg_ns = nlohmann::json::object();
     for (int p = 0; p < kNumPaths; p++) {
       pos[leveldb::bourbon::PathName(p)] = level_pos[l.level][p];
       neg[leveldb::bourbon::PathName(p)] = level_neg[l.level][p];
+      pos_ns[leveldb::bourbon::PathName(p)] = level_pos_ns[l.level][p];
+      neg_ns[leveldb::bourbon::PathName(p)] = level_neg_ns[l.level][p];
     }
     levels.push_back({{"level", l.level},
                       {"changes", l.changes},
@@ -164,7 +180,9 @@ void BourbonEngine::AddStats(nlohmann::json* stats) {
                       {"level_model_bytes", l.model_bytes},
                       {"level_learn_ms", l.learn_ms},
                       {"internal_lookups_positive", pos},
-                      {"internal_lookups_negative", neg}});
+                      {"internal_lookups_negative", neg},
+                      {"internal_lookup_ns_positive", pos_ns},
+                      {"internal_lookup_ns_negative", neg_ns}});
     if (l.model_valid) {
       segments += l.segments;
       model_bytes += l.model_bytes;

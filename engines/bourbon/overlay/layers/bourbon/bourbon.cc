@@ -784,6 +784,8 @@ Snapshot Bourbon::Collect() {
     for (int p = 0; p < kNumPaths; p++) {
       r.positive[p] = f.positive[p];
       r.negative[p] = f.negative[p];
+      r.positive_ns[p] = trace::TicksToNanos(f.positive_ticks[p]);
+      r.negative_ns[p] = trace::TicksToNanos(f.negative_ticks[p]);
       uint64_t t = f.positive_ticks[p] + f.negative_ticks[p];
       uint64_t n = f.positive[p] + f.negative[p];
       (p == kBaselinePath ? bt : mt) += t;

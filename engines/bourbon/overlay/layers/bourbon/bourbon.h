@@ -70,6 +70,7 @@ struct FileRecord {
   double created_s, deleted_s;  // since Bourbon started; deleted_s < 0: live
   const char* state;            // waiting queued learning learned skipped ...
   uint64_t positive[3], negative[3];  // internal lookups by path
+  double positive_ns[3], negative_ns[3];  // their summed time by path
   double baseline_ns, model_ns;       // mean internal lookup time by path
   double learn_ms, queue_wait_ms, benefit_ns, cost_ns;
   bool fixed_entry_size;
