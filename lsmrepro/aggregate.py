@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from lsmrepro import bench, runlog, studies
-from lsmrepro.bourbon_rows import bourbon_rows, calibration_rows
+from lsmrepro.bourbon_rows import bourbon_rows, run_rows
 from lsmrepro.atomic import atomic_path
 from lsmrepro.errors import InputError, cli
 
@@ -87,9 +87,8 @@ def rows_of(log, base=None, prefix="", phases=None):
         d = rec.data
         kind = d["type"]
         if kind == "run" and phases is None:
-            # the device calibration attached to the run (fio, hardware/)
-            out += calibration_rows(d.get("attached", {}).get("calibration"),
-                                    lambda *a, **k: row(rec, *a, **k))
+            # the dataset's size and the device calibration (fio, hardware/)
+            out += run_rows(d, lambda *a, **k: row(rec, *a, **k))
         elif kind == "phase":
             if phases is not None and d["phase"] not in phases:
                 continue

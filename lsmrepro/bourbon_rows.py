@@ -8,7 +8,8 @@ run log carries: lsmrepro.aggregate calls these for each record.
   lookups and their summed time, positive/negative, by path; per table (the
   `level` and `file` columns): creation and deletion time and its internal
   lookups, positive and negative (the `note` is the table's learning state).
-- run record, `attached.calibration`: each fio job's mean completion latency
+- run record: the dataset's distinct keys (`dataset_keys`), and from
+  `attached.calibration` each fio job's mean completion latency
   (`device_<job>_clat_mean_ns`), so a figure can print the device beside it.
 """
 
@@ -59,8 +60,13 @@ def bourbon_rows(section, row, per_table=True):
     return out
 
 
-def calibration_rows(calibration, row):
+def run_rows(run, row):
+    """The run record's dataset size (`dataset_keys`, its distinct keys) and
+    the device calibration attached to it."""
     out = []
+    if isinstance((run.get("dataset") or {}).get("distinct"), int):
+        out.append(row("dataset_keys", run["dataset"]["distinct"], "keys"))
+    calibration = (run.get("attached") or {}).get("calibration")
     for job, m in ((calibration or {}).get("measurements") or {}).items():
         mean = ((m or {}).get("clat_ns") or {}).get("mean")
         if isinstance(mean, (int, float)):
@@ -71,6 +77,8 @@ def calibration_rows(calibration, row):
 def field(metric, record, subset="", file=None):
     """The inverse, for the trace-back test: the field of `record` (a run
     record or an engine record) a tidy row of these came from."""
+    if metric == "dataset_keys":
+        return record["dataset"]["distinct"]
     if metric.startswith("device_"):
         job = metric[len("device_"):-len("_clat_mean_ns")]
         m = {k.replace("-", "_"): v for k, v in record["attached"]["calibration"]["measurements"].items()}
