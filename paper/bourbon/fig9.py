@@ -34,6 +34,7 @@ def figure(rows, spec):
 def table(lat, sp, seg):
     t = lat.groupby(["dataset", "system"])["value"].agg(["mean", "std", "count"]).unstack("system")
     t.columns = [f"{s} µs {stat}" for stat, s in t.columns]
-    t = t.join(sp.set_index("dataset")[["speedup", "sd", "pairs"]].add_prefix("Bourbon ") if len(sp) else None)
+    if len(sp):
+        t = t.join(sp.set_index("dataset")[["speedup", "sd", "pairs"]].add_prefix("Bourbon "))
     t["segments"] = seg.groupby("dataset")["value"].mean()
     return t.reset_index()

@@ -123,7 +123,8 @@ void BourbonEngine::AddStats(nlohmann::json* stats) {
   using leveldb::bourbon::kNumPaths;
   leveldb::bourbon::Snapshot s = bourbon_->Collect();
   nlohmann::json files = nlohmann::json::array();
-  uint64_t segments = 0, model_bytes = 0, by_path[kNumPaths] = {};
+  uint64_t segments = 0, model_bytes = 0, file_model_bytes = 0, filter_bytes = 0;
+  uint64_t by_path[kNumPaths] = {};
   uint64_t level_pos[7][kNumPaths] = {}, level_neg[7][kNumPaths] = {};
   double level_pos_ns[7][kNumPaths] = {}, level_neg_ns[7][kNumPaths] = {};
   for (const auto& f : s.files) {
@@ -142,6 +143,8 @@ void BourbonEngine::AddStats(nlohmann::json* stats) {
     if (f.deleted_s < 0) {
       segments += f.segments;
       model_bytes += f.model_bytes;
+      file_model_bytes += f.model_bytes;
+      filter_bytes += f.filter_bytes;
     }
     files.push_back({{"number", f.number},
                      {"level", f.level},
@@ -213,6 +216,9 @@ void BourbonEngine::AddStats(nlohmann::json* stats) {
       {"queue_wait_ms_total", s.queue_wait_ms_total},
       {"live_segments", segments},
       {"live_model_bytes", model_bytes},
+      // file models without the filter blocks' copies (LevelDB holds them
+      // too): what learning adds, PLR segments and block layout (§5.8)
+      {"live_file_model_bytes_without_filters", file_model_bytes - filter_bytes},
       {"internal_lookups_by_path", {{"baseline", by_path[0]}, {"file_model", by_path[1]},
                                     {"level_model", by_path[2]}}},
       {"model_path_share", share},

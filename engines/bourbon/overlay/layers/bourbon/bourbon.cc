@@ -48,7 +48,7 @@ struct FileState {
   bool triaged = false;
   bool deleted = false;
   uint64_t queued_us = 0, learn_start_us = 0, learn_ns = 0;
-  uint64_t entries = 0, segments = 0, model_bytes = 0;
+  uint64_t entries = 0, segments = 0, model_bytes = 0, filter_bytes = 0;
   double benefit_ns = 0, cost_ns = 0;
   bool fixed_entry_size = false;
 
@@ -546,6 +546,7 @@ bool Bourbon::LearnFile(const std::shared_ptr<FileState>& f) {
   f->entries = keys.size();
   f->segments = model->plr.Stats().segments;
   f->model_bytes = model->plr.MemoryBytes() + model->layout->MemoryBytes();
+  f->filter_bytes = model->layout->FilterBytes();
   f->fixed_entry_size = model->layout->fixed_entry_size();
   f->state = "learned";
   learned_++;
@@ -777,6 +778,7 @@ Snapshot Bourbon::Collect() {
     r.entries = f.entries;
     r.segments = f.segments;
     r.model_bytes = f.model_bytes;
+    r.filter_bytes = f.filter_bytes;
     r.created_s = (static_cast<double>(f.created_us) - start_us_) / 1e6;
     r.deleted_s = live ? -1 : (static_cast<double>(f.deleted_us) - start_us_) / 1e6;
     r.state = f.state;
