@@ -19,9 +19,7 @@ def internal(rows):
     out = []
     for sign in ("positive", "negative"):
         for system, path in PATHS.items():
-            n = common.per_run(rows, f"bourbon_level_{sign}_{path}")
-            t = common.per_run(rows, f"bourbon_level_{sign}_ns_{path}")
-            # per_run keeps one level's row; sum every level's instead
+            # summed over the levels (a row per level and run)
             n = rows[rows["metric"] == f"bourbon_level_{sign}_{path}"].groupby("run")["value"].sum()
             t = rows[rows["metric"] == f"bourbon_level_{sign}_ns_{path}"].groupby("run")["value"].sum()
             runs = common.per_run(rows, "latency_mean", op="get", subset="all")
@@ -39,10 +37,11 @@ def figure(rows, spec):
     lat = common.latency_us(rows)
     lat = lat[lat["system"].isin(["WiscKey", "Bourbon"])].copy()
     lat["x"] = lat["dataset"].astype(str) + "-" + lat["order"].map(ORDERS)
-    sp = common.speedup(lat.drop(columns=["order"]).rename(columns={"x": "xkey"}).assign(dataset=lambda d: d["xkey"]))
+    # one bar group per dataset and load order ("AR-seq")
+    lat_x = lat.assign(dataset=lat["x"]).drop(columns=["order"])
+    sp = common.speedup(lat_x)
     order = [f"{d}-{o}" for d in spec["datasets"] for o in ORDERS.values()]
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.2))
-    lat_x = lat.assign(dataset=lat["x"])
     common.bars(axes[0], lat_x, "dataset", common.present(order, lat_x["dataset"]), ["WiscKey", "Bourbon"],
                 "mean lookup latency (µs)", sp)
     axes[0].set_title("(a) load orders; Bourbon's speedup on top")

@@ -24,7 +24,8 @@ def breakdown(rows):
 def figure(rows, spec):
     plotting.style()
     b = breakdown(rows)
-    datasets = list(spec["datasets"])
+    present = set(b.index.get_level_values(0)) if len(b) else set()
+    datasets = [d for d in spec["datasets"] if d in present] or list(spec["datasets"])[:1]
     fig, axes = plt.subplots(1, len(datasets), figsize=(5.5 * len(datasets), 4.4), squeeze=False)
     out = []
     for ax, ds in zip(axes[0], datasets):
