@@ -63,4 +63,5 @@ def test_offline_learns_when_a_run_opens_a_loaded_database(built, tmp_path, gran
         assert r.returncode == 0, r.stderr
     rec = engine_record(tmp_path / "run.jsonl")["bourbon"]
     by_path = rec["internal_lookups_by_path"]
-    assert by_path[path] > 0.5 * sum(by_path.values()), by_path
+    # level models serve L1 and below only (L0's tables overlap)
+    assert by_path[path] > 0.1 * sum(by_path.values()), by_path
