@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from lsmrepro import bench, runlog, studies
+from lsmrepro.bourbon_rows import bourbon_rows, run_rows
 from lsmrepro.atomic import atomic_path
 from lsmrepro.errors import InputError, cli
 
@@ -77,15 +78,18 @@ def rows_of(log, base=None, prefix="", phases=None):
     it); `prefix` names the engine counters of a load; `phases` keeps those."""
     base = base or factors_of(log)
 
-    def row(rec, metric, value, unit, op="", subset=""):
+    def row(rec, metric, value, unit, op="", subset="", **extra):
         return {**base, "metric": metric, "op": op, "subset": subset, "value": value,
-                "unit": unit, "source": f"{log.path}:{rec.line}"}
+                "unit": unit, "source": f"{log.path}:{rec.line}", **extra}
 
     out = []
     for rec in log.records:
         d = rec.data
         kind = d["type"]
-        if kind == "phase":
+        if kind == "run" and phases is None:
+            # the dataset's size and the device calibration (fio, hardware/)
+            out += run_rows(d, lambda *a, **k: row(rec, *a, **k))
+        elif kind == "phase":
             if phases is not None and d["phase"] not in phases:
                 continue
             out.append(row(rec, f"{d['phase']}_seconds", d["seconds"], "s"))
@@ -132,6 +136,11 @@ def rows_of(log, base=None, prefix="", phases=None):
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
                     unit = "s" if key.endswith("seconds") else ""
                     out.append(row(rec, f"{prefix}hooks_compaction_{key}", value, unit))
+            # bourbon's learning report (lsmrepro/bourbon_rows.py); its
+            # per-table rows for runs only, not for the load behind each run.
+            if d.get("bourbon"):
+                out += bourbon_rows(d["bourbon"], lambda m, *a, **k: row(rec, f"{prefix}{m}", *a, **k),
+                                    per_table=not prefix)
         elif kind == "check":
             out.append(row(rec, "answers_verified", d["verified"], "ops"))
             out.append(row(rec, "answers_wrong", d["wrong"], "ops"))

@@ -282,10 +282,27 @@ def _load_id(row):
              ("order", row["load_order"]), ("value", row["value_bytes"]), ("key", row["key_encoding"]),
              ("settle", row["settle"]), ("seed", row["seed"])]
     w = row["workload_spec"]
-    if w["kind"] != "point":
+    if _shapes_load(w):
         digest = hashlib.sha256(json.dumps(_workload_args(w, row["ops"])).encode()).hexdigest()[:10]
         parts.append(("ycsb", digest))
     return _bounded(ID_SEP.join(f"{k}={v}" for k, v in parts))
+
+
+def _shapes_load(w):
+    """Whether a workload changes what its load writes: inserts hold keys
+    out of the load, and YCSB's own field sizes replace value_bytes. Any
+    other workload's load writes every key with value_bytes-byte values, the
+    same database as a point workload's, so they share one load."""
+    if w["kind"] in ("point", "range"):
+        return False
+    if w["kind"] == "inserts":
+        return True
+    props = dict(w.get("properties", {}))
+    if {"fieldcount", "fieldlength"} & set(props):
+        return True
+    with open(REPO / ycsb_spec_file(w["spec"])) as f:
+        spec = dict(line.strip().split("=", 1) for line in f if "=" in line and not line.lstrip().startswith("#"))
+    return float(props.get("insertproportion", spec.get("insertproportion", 0))) > 0
 
 
 def _bounded(text, limit=200):

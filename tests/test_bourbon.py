@@ -41,3 +41,27 @@ def test_bourbon_group_agrees_and_uses_its_models(built, tmp_path):
         assert rec["bourbon"]["files_unlearnable"] == 0
     assert set(shares) == {"offline/file", "always/file", "cba/file", "always/level"}
     assert all(s > 0.1 for s in shares.values()), shares
+
+
+@pytest.mark.parametrize("granularity,path", [("file", "file_model"), ("level", "level_model")])
+def test_offline_learns_when_a_run_opens_a_loaded_database(built, tmp_path, granularity, path):
+    """The pipeline loads once (--phase load) and runs on a copy (--phase
+    run), which never settles: learning=offline must still learn the tables
+    the copy holds before the run, or every lookup takes WiscKey's path."""
+    built("bourbon")
+    keys = tmp_path / "keys_uint64"
+    n = 50_000
+    keys.write_bytes(n.to_bytes(8, "little") + b"".join((7 * i + 3).to_bytes(8, "little") for i in range(n)))
+    binary = REPO / "build" / "engines" / "bourbon" / "bin" / "lsmbench"
+    common = ["--dataset", str(keys), "--db", str(tmp_path / "db"), "--load-order", "shuffled",
+              "--key-encoding", "be64_pad16", "--value-bytes", "64", "--workload", "point", "--ops", "20000",
+              "--seed", "1", "--progress", "never", "-o", "bloom_bits=10", "-o", "write_buffer_size=262144",
+              "-o", "max_file_size=131072"]
+    for phase, extra in (("load", []), ("run", ["-o", "learning=offline", "-o", f"granularity={granularity}"])):
+        r = subprocess.run([str(binary), *common, "--phase", phase, *extra, "--log", str(tmp_path / f"{phase}.jsonl")],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+    rec = engine_record(tmp_path / "run.jsonl")["bourbon"]
+    by_path = rec["internal_lookups_by_path"]
+    # level models serve L1 and below only (L0's tables overlap)
+    assert by_path[path] > 0.1 * sum(by_path.values()), by_path

@@ -16,6 +16,7 @@ import sys
 import pandas as pd
 import pytest
 
+from lsmrepro import bourbon_rows
 from lsmrepro import config as lsm_config
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root
@@ -111,7 +112,7 @@ def test_every_claim_of_the_paper_selects_smoke_rows(results):
 
 
 # tidy metric -> (record type, field) of lsmbench's log it is read from
-def _field_of(metric, record, subset=""):
+def _field_of(metric, record, subset="", file=None):
     kind = record["type"]
     name = metric[len("load_"):] if metric.startswith("load_") and kind == "engine" else metric
     if kind == "phase":
@@ -132,6 +133,8 @@ def _field_of(metric, record, subset=""):
             bucket = str(int(subset)) if isinstance(subset, float) and subset.is_integer() else str(subset)
             return record["counters"][rest[: -len("_gets")] + "_histogram"][bucket]
         return record["counters"][rest]
+    if kind == "run" or (kind == "engine" and name.startswith("bourbon_")):
+        return bourbon_rows.field(metric, record, subset, file)
     if kind == "check":
         return record[{"answers_verified": "verified", "answers_wrong": "wrong"}[metric]]
     if kind == "engine":
@@ -165,7 +168,7 @@ def test_every_tidy_number_traces_back_to_its_field(results):
             record = json.loads(lines[int(line) - 1])
             if record["type"] == "latency":
                 assert (record["op"], record["subset"]) == (row["op"], row["subset"]), row.to_dict()
-            value = _field_of(row["metric"], record, row["subset"])
+            value = _field_of(row["metric"], record, row["subset"], row.get("file"))
             assert abs(float(value) - row["value"]) <= 1e-9 * max(1, abs(value)), row.to_dict()
         assert path.startswith(str(raw)), path
     on_disk = {str(p) for p in raw.rglob("*") if p.is_file()}

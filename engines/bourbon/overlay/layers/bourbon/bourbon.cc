@@ -48,7 +48,7 @@ struct FileState {
   bool triaged = false;
   bool deleted = false;
   uint64_t queued_us = 0, learn_start_us = 0, learn_ns = 0;
-  uint64_t entries = 0, segments = 0, model_bytes = 0;
+  uint64_t entries = 0, segments = 0, model_bytes = 0, filter_bytes = 0;
   double benefit_ns = 0, cost_ns = 0;
   bool fixed_entry_size = false;
 
@@ -551,6 +551,7 @@ bool Bourbon::LearnFile(const std::shared_ptr<FileState>& f) {
   f->entries = keys.size();
   f->segments = model->plr.Stats().segments;
   f->model_bytes = model->plr.MemoryBytes() + model->layout->MemoryBytes();
+  f->filter_bytes = model->layout->FilterBytes();
   f->fixed_entry_size = model->layout->fixed_entry_size();
   f->state = "learned";
   learned_++;
@@ -779,6 +780,7 @@ Snapshot Bourbon::Collect() {
     r.entries = f.entries;
     r.segments = f.segments;
     r.model_bytes = f.model_bytes;
+    r.filter_bytes = f.filter_bytes;
     r.created_s = (static_cast<double>(f.created_us) - start_us_) / 1e6;
     r.deleted_s = live ? -1 : (static_cast<double>(f.deleted_us) - start_us_) / 1e6;
     r.state = f.state;
@@ -786,6 +788,8 @@ Snapshot Bourbon::Collect() {
     for (int p = 0; p < kNumPaths; p++) {
       r.positive[p] = f.positive[p];
       r.negative[p] = f.negative[p];
+      r.positive_ns[p] = trace::TicksToNanos(f.positive_ticks[p]);
+      r.negative_ns[p] = trace::TicksToNanos(f.negative_ticks[p]);
       uint64_t t = f.positive_ticks[p] + f.negative_ticks[p];
       uint64_t n = f.positive[p] + f.negative[p];
       (p == kBaselinePath ? bt : mt) += t;

@@ -67,9 +67,11 @@ struct Config {
 // What Bourbon did, for the run log (the adapter turns it into JSON).
 struct FileRecord {
   uint64_t number, level, size, entries, segments, model_bytes;
+  uint64_t filter_bytes;  // of model_bytes: the filter block's copy
   double created_s, deleted_s;  // since Bourbon started; deleted_s < 0: live
   const char* state;            // waiting queued learning learned skipped ...
   uint64_t positive[3], negative[3];  // internal lookups by path
+  double positive_ns[3], negative_ns[3];  // their summed time by path
   double baseline_ns, model_ns;       // mean internal lookup time by path
   double learn_ms, queue_wait_ms, benefit_ns, cost_ns;
   bool fixed_entry_size;

@@ -56,6 +56,9 @@ class FileLayout {
   int key_length() const { return key_length_; }
   bool fixed_entry_size() const { return entry_size_ != 0; }
   const std::string& smallest() const { return smallest_; }  // internal key
+  // The table's filter block kept beside the layout (LevelDB's reader holds
+  // the same bytes for its own path): part of MemoryBytes().
+  size_t FilterBytes() const { return filter_data_.capacity(); }
   size_t MemoryBytes() const;
 
   // Steps SearchFB, LoadChunk and LocateKey: calls handle_result with the

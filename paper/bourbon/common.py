@@ -1,0 +1,119 @@
+"""What the bourbon study's figures share: the systems as the paper names
+them, per-run selections of the tidy rows, speedups over WiscKey (paired by
+dataset, workload and repetition), and bars with the speedup on top."""
+import numpy as np
+import pandas as pd
+
+# dataset labels of experiments.yaml (run-id tokens) -> the paper's names
+DATASET_NAMES = {"seg1": "seg-1%", "seg10": "seg-10%"}
+COLORS = {"WiscKey": "#4c72b0", "Bourbon": "#dd8452", "Bourbon-level": "#55a868",
+          "Bourbon-offline": "#8172b3", "Bourbon-always": "#c44e52", "Bourbon-cba": "#dd8452",
+          "WiscKey path": "#4c72b0"}
+KV_BYTES = 16 + 64  # key + value of every pair (experiments.yaml: be64_pad16 keys, 64-byte values)
+FACTORS = ["dataset", "workload", "order", "cache", "error_bound", "repetition"]
+
+
+def _col(rows, name):
+    return rows[name].astype(str) if name in rows.columns else pd.Series("nan", index=rows.index)
+
+
+def system(rows, by_learning=False):
+    """The paper's name of each row's system: WiscKey (the wisckey engine),
+    Bourbon / Bourbon-level, or Bourbon-<learning> when `by_learning`;
+    bourbon with learning=never is "WiscKey path" (the traced baseline)."""
+    learning, granularity = _col(rows, "learning"), _col(rows, "granularity")
+    out = pd.Series("Bourbon", index=rows.index)
+    out[granularity == "level"] = "Bourbon-level"
+    if by_learning:
+        out[learning.isin(["offline", "always", "cba"])] = "Bourbon-" + learning
+    out[learning == "never"] = "WiscKey path"
+    out[rows["engine"].astype(str) == "wisckey"] = "WiscKey"
+    return out
+
+
+def dataset_name(label):
+    return DATASET_NAMES.get(str(label), str(label))
+
+
+def per_run(rows, metric, by_learning=False, **where):
+    """One value per run of a metric (op/subset as `where` says), with the
+    run's factors and its system's name."""
+    sel = rows[rows["metric"] == metric]
+    for column, value in where.items():
+        sel = sel[sel[column].astype(str) == str(value)]
+    sel = sel.groupby("run", as_index=False).first() if len(sel) else sel
+    out = sel[["run", "value"] + [c for c in FACTORS + ["engine", "learning", "granularity"] if c in sel.columns]].copy()
+    out["system"] = system(sel, by_learning).values if len(sel) else []
+    return out
+
+
+def latency_us(rows, by_learning=False):
+    """Mean get latency of each run, µs."""
+    lat = per_run(rows, "latency_mean", by_learning, op="get", subset="all")
+    lat["value"] = lat["value"] / 1e3
+    return lat
+
+
+def keys_of(frame, extra=()):
+    return [c for c in ["dataset", "workload", "order", "cache", "repetition", *extra] if c in frame.columns]
+
+
+def speedup(frame, base="WiscKey", target="Bourbon", higher_is_better=False):
+    """target's speedup over base, paired on the run's factors; mean and sd
+    over pairs per (dataset, workload, order, cache)."""
+    keys = keys_of(frame)
+    b = frame[frame["system"] == base].set_index(keys)["value"]
+    t = frame[frame["system"] == target].set_index(keys)["value"]
+    pairs = (t / b if higher_is_better else b / t).dropna()
+    if pairs.empty:
+        return pd.DataFrame(columns=[k for k in keys if k != "repetition"] + ["speedup", "sd", "pairs"])
+    group = [k for k in keys if k != "repetition"]
+    g = pairs.groupby(level=group) if group else pairs.groupby(lambda _: 0)
+    out = g.agg(["mean", "std", "count"]).rename(columns={"mean": "speedup", "std": "sd", "count": "pairs"})
+    return out.reset_index()
+
+
+def bars(ax, frame, x, order, hues, ylabel, speedups=None, base="WiscKey", target="Bourbon", fmt="{:.2f}×"):
+    """Grouped bars (mean of the runs, error bars one sd), one group per x
+    value, one bar per system; the speedup of target over base on top."""
+    width = 0.8 / max(len(hues), 1)
+    stats = frame.groupby([x, "system"])["value"].agg(["mean", "std"])
+    top = {}
+    for j, h in enumerate(hues):
+        xs, ms, sds = [], [], []
+        for i, v in enumerate(order):
+            if (v, h) in stats.index:
+                xs.append(i + (j - (len(hues) - 1) / 2) * width)
+                ms.append(stats.loc[(v, h), "mean"])
+                sds.append(np.nan_to_num(stats.loc[(v, h), "std"]))
+                top[v] = max(top.get(v, 0), ms[-1] + sds[-1])
+        ax.bar(xs, ms, width, yerr=sds, capsize=2, label=h, color=COLORS.get(h))
+    ax.set_xticks(range(len(order)), [dataset_name(v) for v in order])
+    ax.set_ylabel(ylabel)
+    if speedups is not None and len(speedups):
+        s = speedups.groupby(x)["speedup"].mean()
+        for i, v in enumerate(order):
+            if v in s.index:
+                ax.annotate(fmt.format(s[v]), (i, top.get(v, 0)), xytext=(0, 3), textcoords="offset points",
+                            ha="center", fontsize=8)
+    ax.legend(fontsize=8)
+
+
+def present(order, values):
+    values = set(map(str, values))
+    return [o for o in order if str(o) in values]
+
+
+def latency_table(frame, by, base="WiscKey", target="Bourbon", unit="µs", higher_is_better=False):
+    """Mean, sd and n of each system per `by` group, and target's speedup."""
+    t = frame.groupby(by + ["system"])["value"].agg(["mean", "std", "count"]).unstack("system")
+    t.columns = [f"{s} {unit} {stat}" for stat, s in t.columns]
+    sp = speedup(frame, base, target, higher_is_better)
+    if len(sp):
+        t = t.join(sp.set_index(by)[["speedup", "sd", "pairs"]].add_prefix(f"{target} "))
+    return t.reset_index()
+
+
+def throughput(rows, by_learning=False):
+    """Run-phase operations per second of each run."""
+    return per_run(rows, "run_throughput", by_learning)
