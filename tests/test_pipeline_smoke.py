@@ -16,6 +16,7 @@ import sys
 import pandas as pd
 import pytest
 
+from lsmrepro import aggregate
 from lsmrepro import config as lsm_config
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root
@@ -132,11 +133,21 @@ def _field_of(metric, record, subset=""):
             bucket = str(int(subset)) if isinstance(subset, float) and subset.is_integer() else str(subset)
             return record["counters"][rest[: -len("_gets")] + "_histogram"][bucket]
         return record["counters"][rest]
+    if kind == "run":
+        assert metric.startswith("setup_"), (metric, record)
+        section, field = aggregate.SETUP_FIELDS[metric[len("setup_"):]]
+        return float(record[section][field])
     if kind == "check":
         return record[{"answers_verified": "verified", "answers_wrong": "wrong"}[metric]]
     if kind == "engine":
         if name.startswith("hooks_compaction_"):
             return record["hooks"]["compaction_totals"][name[len("hooks_compaction_"):]]
+        if name.startswith("agent_"):
+            step = record["doblix"]["agent_episodes"][int(subset)]
+            return step[name[len("agent_"):]]
+        for section in ("doblix", "steps"):
+            if name.startswith(section + "_") and name not in record:
+                return record[section][name[len(section) + 1:]]
         if name not in record and name.startswith("learned_"):
             return record["learned"][name[len("learned_"):]]
         return record[name]
