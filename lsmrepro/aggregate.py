@@ -25,7 +25,7 @@ LATENCY_STATS = ["mean", "min", "p50", "p90", "p99", "p999", "max", "count", "ta
 # (a study's deviations table compares them with its paper's): name ->
 # (section of the record, field).
 SETUP_FIELDS = {"loaded_keys": ("workload", "loaded_keys"), "key_bytes": ("workload", "key_bytes"),
-                "value_bytes": ("workload", "value_bytes"),
+                "value_bytes": ("workload", "value_bytes"), "ops": ("workload", "ops"),
                 "max_background_jobs": ("options", "max_background_jobs"),
                 "block_cache_bytes": ("options", "block_cache_bytes")}
 # Text fields of a DobLIX agent step, kept in the `note` of its rows.
@@ -150,11 +150,12 @@ def rows_of(log, base=None, prefix="", phases=None):
                         unit = "s" if key.endswith("seconds") else "ns" if key.endswith("_ns") else ""
                         out.append(row(rec, f"{prefix}{section}_{key}", value, unit))
             for step in (d.get("doblix") or {}).get("agent_episodes") or []:
-                note = " ".join(f"{k}={str(step[k]).lower()}" for k in AGENT_TEXT)
+                note = " ".join(f"{k}={str(step[k]).lower() if isinstance(step[k], bool) else step[k]}"
+                                for k in AGENT_TEXT)
                 for key, value in step.items():
                     if key != "episode" and isinstance(value, (int, float)) and not isinstance(value, bool):
                         out.append({**row(rec, f"{prefix}agent_{key}", value, "", subset=str(step["episode"])),
-                                    "note": note})
+                                    "note": note, **agent_state_columns(step["state"])})
             totals = (d.get("hooks") or {}).get("compaction_totals") or {}
             for key, value in totals.items():
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -164,6 +165,13 @@ def rows_of(log, base=None, prefix="", phases=None):
             out.append(row(rec, "answers_verified", d["verified"], "ops"))
             out.append(row(rec, "answers_wrong", d["wrong"], "ops"))
     return out
+
+
+def agent_state_columns(state):
+    """A DobLIX agent state ("pla/E128/B4K", "pra/B16K") as tidy columns, so
+    claims can select steps by state, model or largest block."""
+    model, _, block = state.rpartition("/")
+    return {"agent_state": state, "agent_model": model, "agent_block": block}
 
 
 def setup_values(run):
