@@ -36,10 +36,10 @@ def figure(rows, spec):
     # DobLIX's training share drawn over its creation bars (hatched).
     d = build[build["system"] == "DobLIX"].groupby("setting")["value"].mean()
     tr = train[train["system"] == "DobLIX"].groupby("setting")["value"].mean()
-    for patch_set in b.containers:
-        if patch_set.get_label() != "DobLIX":
-            continue
-        for patch, setting in zip(patch_set.patches, settings):
+    systems = sy.present(sy.SYSTEMS, build["system"])
+    if "DobLIX" in systems and len(b.containers) == len(systems):
+        bars = b.containers[systems.index("DobLIX")]
+        for patch, setting in zip(bars.patches, settings):
             if setting in tr.index:
                 b.bar(patch.get_x() + patch.get_width() / 2, tr[setting], width=patch.get_width(),
                       fill=False, hatch="///", edgecolor="black", label="DobLIX training")
