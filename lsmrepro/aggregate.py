@@ -21,7 +21,16 @@ COLUMNS = ["study", "experiment", "scale", "engine", "dataset", "repetition", "r
            "metric", "op", "subset", "value", "unit", "source", "note", "build_id", "fingerprint",
            "node", "image"]
 
-LATENCY_STATS = ["mean", "min", "p50", "p90", "p99", "p999", "max", "count"]
+LATENCY_STATS = ["mean", "min", "p50", "p90", "p99", "p999", "max", "count", "tail5_mean"]
+# Facts of a run's set-up read from its `run` record, as setup_<name> rows
+# (a study's deviations table compares them with its paper's): name ->
+# (section of the record, field).
+SETUP_FIELDS = {"loaded_keys": ("workload", "loaded_keys"), "key_bytes": ("workload", "key_bytes"),
+                "value_bytes": ("workload", "value_bytes"), "ops": ("workload", "ops"),
+                "max_background_jobs": ("options", "max_background_jobs"),
+                "block_cache_bytes": ("options", "block_cache_bytes")}
+# Text fields of a DobLIX agent step, kept in the `note` of its rows.
+AGENT_TEXT = ("state", "action", "next_state", "distribution_shift")
 FACTOR_KEYS = ("study", "experiment", "scale", "dataset", "repetition")
 
 
@@ -97,8 +106,13 @@ def rows_of(log, base=None, prefix="", phases=None):
                 out.append(row(rec, f"{d['phase']}_throughput", d["ops_per_sec"], "ops/s"))
         elif phases is not None and kind != "engine":
             continue
+        elif kind == "run":
+            for name, value in setup_values(d).items():
+                out.append(row(rec, f"setup_{name}", value, "bytes" if name.endswith("bytes") else ""))
         elif kind == "latency" and d["count"]:
             for stat in LATENCY_STATS:
+                if stat not in d:  # tail5_mean: logs of older lsmbench builds lack it
+                    continue
                 unit = "ops" if stat == "count" else "ns"
                 out.append(row(rec, f"latency_{stat}", d[stat], unit, d["op"], d["subset"]))
         elif kind == "breakdown":
@@ -131,6 +145,21 @@ def rows_of(log, base=None, prefix="", phases=None):
             # The LSM hooks' compaction totals (leveldb-hooks engines): count,
             # seconds, training_seconds, model_write_seconds, kv_io_seconds, as
             # hooks_compaction_* (the engine record has its own compaction_seconds).
+            # RocksDB's DobLIX tables (doblix_*), its lookup step timers
+            # (steps_*) and the DobLIX agent's steps (agent_*, one row per
+            # step and field: subset = the episode, note = its state/action).
+            for section in ("doblix", "steps"):
+                for key, value in (d.get(section) or {}).items():
+                    if isinstance(value, (int, float)) and not isinstance(value, bool):
+                        unit = "s" if key.endswith("seconds") else "ns" if key.endswith("_ns") else ""
+                        out.append(row(rec, f"{prefix}{section}_{key}", value, unit))
+            for step in (d.get("doblix") or {}).get("agent_episodes") or []:
+                note = " ".join(f"{k}={str(step[k]).lower() if isinstance(step[k], bool) else step[k]}"
+                                for k in AGENT_TEXT)
+                for key, value in step.items():
+                    if key != "episode" and isinstance(value, (int, float)) and not isinstance(value, bool):
+                        out.append({**row(rec, f"{prefix}agent_{key}", value, "", subset=str(step["episode"])),
+                                    "note": note, **agent_state_columns(step["state"])})
             totals = (d.get("hooks") or {}).get("compaction_totals") or {}
             for key, value in totals.items():
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -144,6 +173,27 @@ def rows_of(log, base=None, prefix="", phases=None):
         elif kind == "check":
             out.append(row(rec, "answers_verified", d["verified"], "ops"))
             out.append(row(rec, "answers_wrong", d["wrong"], "ops"))
+    return out
+
+
+def agent_state_columns(state):
+    """A DobLIX agent state ("pla/E128/B4K", "pra/B16K") as tidy columns, so
+    claims can select steps by state, model or largest block."""
+    model, _, block = state.rpartition("/")
+    return {"agent_state": state, "agent_model": model, "agent_block": block}
+
+
+def setup_values(run):
+    """The SETUP_FIELDS a run record has, as numbers."""
+    out = {}
+    for name, (section, field) in SETUP_FIELDS.items():
+        value = (run.get(section) or {}).get(field)
+        try:
+            out[name] = float(value) if isinstance(value, str) else value
+        except ValueError:
+            continue
+        if not isinstance(out[name], (int, float)) or isinstance(out[name], bool):
+            out.pop(name)
     return out
 
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -23,7 +24,9 @@ class Histogram {
   static constexpr int kBuckets = kSubBuckets + (64 - kSubBits) * kSubBuckets;
 
   void Record(uint64_t v) {
-    counts_[Index(v)]++;
+    int i = Index(v);
+    counts_[i]++;
+    sums_[i] += static_cast<double>(v);
     count_++;
     sum_ += static_cast<double>(v);
     min_ = std::min(min_, v);
@@ -31,7 +34,10 @@ class Histogram {
   }
 
   void Merge(const Histogram& o) {
-    for (int i = 0; i < kBuckets; i++) counts_[i] += o.counts_[i];
+    for (int i = 0; i < kBuckets; i++) {
+      counts_[i] += o.counts_[i];
+      sums_[i] += o.sums_[i];
+    }
     count_ += o.count_;
     sum_ += o.sum_;
     min_ = std::min(min_, o.min_);
@@ -55,6 +61,23 @@ class Histogram {
       if (seen >= target) return std::clamp(BucketHigh(i), min(), max_);
     }
     return max_;
+  }
+
+  // Mean of the slowest `share` of the values (at least one): DobLIX's
+  // "tail latency" (seed 002 §IV-A, the slowest 5%). Whole buckets count
+  // with their exact sums; only the bucket the cut falls into is taken at
+  // its own mean, so the error is below that bucket's width (1/kSubBuckets).
+  double TailMean(double share) const {
+    if (count_ == 0) return 0.0;
+    double want = std::max(1.0, std::ceil(share * static_cast<double>(count_)));
+    double taken = 0, sum = 0;
+    for (int i = kBuckets - 1; i >= 0 && taken < want; i--) {
+      if (counts_[i] == 0) continue;
+      double n = std::min(static_cast<double>(counts_[i]), want - taken);
+      sum += sums_[i] / static_cast<double>(counts_[i]) * n;
+      taken += n;
+    }
+    return sum / taken;
   }
 
   static int Index(uint64_t v) {
@@ -92,6 +115,7 @@ class Histogram {
 
  private:
   std::array<uint64_t, kBuckets> counts_{};
+  std::array<double, kBuckets> sums_{};  // per bucket, for TailMean
   uint64_t count_ = 0;
   double sum_ = 0;
   uint64_t min_ = std::numeric_limits<uint64_t>::max();

@@ -60,6 +60,7 @@ nlohmann::json RunLog::Latency(const std::string& op, const std::string& subset,
           {"p99", h.Percentile(99)},
           {"p999", h.Percentile(99.9)},
           {"max", h.max()},
+          {"tail5_mean", h.TailMean(0.05)},
           {"buckets", buckets}};
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -52,6 +53,29 @@ TEST(Histogram, PercentilesWithinRelativeErrorOfExact) {
   EXPECT_DOUBLE_EQ(h.mean(), sum / values.size());
   EXPECT_EQ(h.min(), values.front());
   EXPECT_EQ(h.max(), values.back());
+}
+
+TEST(Histogram, TailMeanIsTheMeanOfTheSlowestShare) {
+  Rng rng(5);
+  Histogram h;
+  std::vector<uint64_t> values;
+  for (int i = 0; i < 100000; i++) {
+    uint64_t v = static_cast<uint64_t>(std::exp(4.6 + 4.0 * rng.NextDouble() * rng.NextDouble()));
+    values.push_back(v);
+    h.Record(v);
+  }
+  std::sort(values.begin(), values.end(), std::greater<uint64_t>());
+  for (double share : {0.05, 0.01, 0.5, 1.0}) {
+    size_t n = static_cast<size_t>(std::ceil(share * values.size()));
+    double exact = 0;
+    for (size_t i = 0; i < n; i++) exact += values[i];
+    exact /= n;
+    EXPECT_NEAR(h.TailMean(share), exact, exact / Histogram::kSubBuckets) << share;
+  }
+  Histogram same;
+  for (int i = 0; i < 40; i++) same.Record(777);
+  same.Record(5000);
+  EXPECT_DOUBLE_EQ(same.TailMean(0.05), (5000.0 + 777.0 + 777.0) / 3);  // ceil(0.05 * 41) = 3: 5000, 777, 777
 }
 
 TEST(Histogram, MergeEqualsRecordingBoth) {
