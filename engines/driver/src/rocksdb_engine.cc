@@ -201,7 +201,7 @@ class RocksDBEngine : public Engine {
     }
     rocksdb::TablePropertiesCollection props;
     uint64_t index_bytes = 0, filter_bytes = 0, data_blocks = 0, table_bytes = 0;
-    uint64_t entries = 0, train_us = 0, serialize_us = 0;
+    uint64_t entries = 0, train_us = 0, serialize_us = 0, index_nodes = 0;
     if (db_->GetPropertiesOfAllTables(&props).ok()) {
       for (const auto& [name, p] : props) {
         index_bytes += p->index_size;
@@ -214,12 +214,15 @@ class RocksDBEngine : public Engine {
         if (u != p->user_collected_properties.end()) train_us += std::stoull(u->second);
         u = p->user_collected_properties.find("doblix.serialize_micros");
         if (u != p->user_collected_properties.end()) serialize_us += std::stoull(u->second);
+        u = p->user_collected_properties.find("doblix.index_nodes");
+        if (u != p->user_collected_properties.end()) index_nodes += std::stoull(u->second);
       }
     }
     nlohmann::json doblix = nullptr;
     if (std::string(table_factory_->Name()) == "DoblixTable") {
       doblix = {{"live_tables_train_seconds", train_us / 1e6},
                 {"live_tables_serialize_seconds", serialize_us / 1e6},
+                {"live_tables_index_nodes", index_nodes},
                 {"model_misses",
                  [&]() -> uint64_t {
                    const auto* m = static_cast<const std::atomic<uint64_t>*>(

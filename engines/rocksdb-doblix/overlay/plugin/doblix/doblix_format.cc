@@ -11,6 +11,7 @@ const std::string kDoblixPropError = "doblix.error";
 const std::string kDoblixPropMaxBlock = "doblix.max_block";
 const std::string kDoblixPropTrainMicros = "doblix.train_micros";
 const std::string kDoblixPropWriteMicros = "doblix.serialize_micros";
+const std::string kDoblixPropIndexNodes = "doblix.index_nodes";
 
 uint32_t DoblixChecksum(const char* data, size_t n) {
   return ComputeBuiltinChecksum(kXXH3, data, n);

@@ -11,6 +11,7 @@
 #include "plugin/doblix/doblix_format.h"
 #include "plugin/doblix/doblix_model.h"
 #include "plugin/doblix/doblix_segmenter.h"
+#include "plugin/doblix/doblix_string_index.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/merge_operator.h"
 #include "table/format.h"
@@ -122,33 +123,40 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
   if (!keys.empty()) {
     Slice first = ExtractUserKey(keys.front()), last = ExtractUserKey(keys.back());
     model.prefix.assign(first.data(), first.difference_offset(last));
-    std::vector<uint64_t> chunks(keys.size());
     std::vector<uint32_t> bytes(keys.size());
     for (size_t i = 0; i < keys.size(); i++) {
-      chunks[i] = DoblixChunk(ExtractUserKey(keys[i]), model.prefix.size());
       // Entry bytes: both lengths' varints (at most 10), key, value, offset.
       bytes[i] = static_cast<uint32_t>(keys[i].size() + values[i].size() + 10 + 4);
     }
-    if (model.kind == DoblixModelKind::kRmi) {
-      uint32_t leaves = knobs_.rmi_leaves != 0
-                            ? knobs_.rmi_leaves
-                            : static_cast<uint32_t>(std::max<size_t>(1, keys.size() / 64));
-      cuts = DoblixSegmenter::Rmi(chunks, leaves, &model);
-    } else if (model.kind == DoblixModelKind::kPlr) {
-      cuts = DoblixSegmenter::Bourbon(chunks, bytes, knobs_.error, knobs_.max_block_size, &model);
-    } else if (model.kind == DoblixModelKind::kPra) {
-      cuts = DoblixSegmenter::Pra(chunks, bytes, knobs_.max_block_size);
+    if (model.kind == DoblixModelKind::kPla || model.kind == DoblixModelKind::kPra) {
+      std::vector<Slice> user_keys(keys.size());
+      for (size_t i = 0; i < keys.size(); i++) user_keys[i] = ExtractUserKey(keys[i]);
+      cuts = DoblixStringIndex::Build(user_keys, bytes, knobs_.error, knobs_.max_block_size,
+                                      &model);
     } else {
-      cuts = DoblixSegmenter::Pla(chunks, bytes, knobs_.error, knobs_.max_block_size);
-    }
-    model.segments.resize(cuts.size());
-    for (size_t b = 0; b < cuts.size(); b++) {
-      DoblixSegment& s = model.segments[b];
-      s.first_chunk = chunks[cuts[b].begin];
-      s.cont = b > 0 && chunks[cuts[b].begin] == chunks[cuts[b].begin - 1];
-      s.slope = cuts[b].slope;
-      s.intercept = cuts[b].intercept;
-      s.error = cuts[b].error;
+      // The baselines index the table's first 8 bytes past its prefix only.
+      std::vector<uint64_t> chunks(keys.size());
+      for (size_t i = 0; i < keys.size(); i++) {
+        chunks[i] = DoblixChunk(ExtractUserKey(keys[i]), model.prefix.size());
+      }
+      if (model.kind == DoblixModelKind::kRmi) {
+        uint32_t leaves = knobs_.rmi_leaves != 0
+                              ? knobs_.rmi_leaves
+                              : static_cast<uint32_t>(std::max<size_t>(1, keys.size() / 64));
+        cuts = DoblixSegmenter::Rmi(chunks, leaves, &model);
+      } else {
+        cuts = DoblixSegmenter::Bourbon(chunks, bytes, knobs_.error, knobs_.max_block_size,
+                                        &model);
+      }
+      model.segments.resize(cuts.size());
+      for (size_t b = 0; b < cuts.size(); b++) {
+        DoblixSegment& s = model.segments[b];
+        s.first_chunk = chunks[cuts[b].begin];
+        s.cont = b > 0 && chunks[cuts[b].begin] == chunks[cuts[b].begin - 1];
+        s.slope = cuts[b].slope;
+        s.intercept = cuts[b].intercept;
+        s.error = cuts[b].error;
+      }
     }
   }
   const uint64_t train_micros = MicrosSince(t0);
@@ -195,6 +203,7 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
   props_.user_collected_properties[kDoblixPropMaxBlock] = std::to_string(knobs_.max_block_size);
   props_.user_collected_properties[kDoblixPropTrainMicros] = std::to_string(train_micros);
   props_.user_collected_properties[kDoblixPropWriteMicros] = std::to_string(write_micros);
+  props_.user_collected_properties[kDoblixPropIndexNodes] = std::to_string(model.nodes.size());
   return Status::OK();
 }
 
