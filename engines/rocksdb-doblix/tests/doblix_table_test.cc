@@ -16,6 +16,8 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
+#include "rocksdb/perf_context.h"
+#include "rocksdb/perf_level.h"
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/object_registry.h"
@@ -290,6 +292,80 @@ void Corruption(const std::string& spec, bool in_model) {
   DestroyDB(dir, opt);
 }
 
+// The filter (filter_policy) is checked before the model: absent keys are
+// answered without reading a block, present keys all found; without the
+// policy every absent key reads its block. A damaged filter block fails
+// the open.
+void FilterUsed(const std::string& spec) {
+  std::string label = spec + " filter";
+  std::string dir = "/tmp/doblix_filter_test_" + std::to_string(getpid());
+  uint64_t absent_reads[2] = {0, 0};
+  for (int with_filter = 0; with_filter < 2; with_filter++) {
+    Options opt;
+    opt.create_if_missing = true;
+    opt.table_factory = Factory(spec + (with_filter ? ";filter_policy=bloomfilter:10:false" : ""));
+    DestroyDB(dir, opt);
+    DB* raw = nullptr;
+    CHECK(DB::Open(opt, dir, &raw).ok(), "%s open", label.c_str());
+    std::unique_ptr<DB> db(raw);
+    for (int i = 0; i < 5000; i++) {
+      db->Put(WriteOptions(), "key" + std::to_string(i * 2), std::string(50, 'v'));
+    }
+    db->Flush(FlushOptions());
+    TablePropertiesCollection props;
+    db->GetPropertiesOfAllTables(&props);
+    CHECK(props.size() == 1 && (props.begin()->second->filter_size > 0) == (with_filter == 1),
+          "%s filter_size %llu", label.c_str(),
+          props.empty() ? 0ull : (unsigned long long)props.begin()->second->filter_size);
+    ReadOptions ro;
+    ro.fill_cache = false;  // every block a lookup needs is read
+    SetPerfLevel(PerfLevel::kEnableCount);
+    get_perf_context()->Reset();
+    std::string v;
+    for (int i = 0; i < 2000; i++) {
+      Status s = db->Get(ro, "key" + std::to_string(i * 2 + 1), &v);
+      CHECK(s.IsNotFound(), "%s absent key found: %s", label.c_str(), s.ToString().c_str());
+    }
+    absent_reads[with_filter] = get_perf_context()->block_read_count;
+    if (with_filter) {
+      CHECK(get_perf_context()->bloom_sst_miss_count > 1900, "%s filter rejected only %llu of 2000",
+            label.c_str(), (unsigned long long)get_perf_context()->bloom_sst_miss_count);
+    }
+    get_perf_context()->Reset();
+    for (int i = 0; i < 2000; i++) {
+      Status s = db->Get(ro, "key" + std::to_string(i * 2), &v);
+      CHECK(s.ok(), "%s present key: %s", label.c_str(), s.ToString().c_str());
+    }
+    CHECK(!with_filter || get_perf_context()->bloom_sst_hit_count == 2000, "%s filter hits %llu",
+          label.c_str(), (unsigned long long)get_perf_context()->bloom_sst_hit_count);
+    SetPerfLevel(PerfLevel::kDisable);
+    db.reset();
+    if (with_filter) {
+      // Damage the filter block: it follows the data blocks, the model and
+      // the (empty: count and checksum, 5 bytes) range-deletion block.
+      const TableProperties& p = *props.begin()->second;
+      long at = static_cast<long>(p.data_size + p.index_size + 5 + p.filter_size / 2);
+      FILE* f = fopen(props.begin()->first.c_str(), "r+b");
+      CHECK(f != nullptr, "%s open %s", label.c_str(), props.begin()->first.c_str());
+      fseek(f, at, SEEK_SET);
+      int c = fgetc(f);
+      fseek(f, at, SEEK_SET);
+      fputc(c ^ 0x5a, f);
+      fclose(f);
+      Status s = DB::Open(opt, dir, &raw);
+      if (s.ok()) {
+        db.reset(raw);
+        s = db->Get(ReadOptions(), "key2", &v);
+        db.reset();
+      }
+      CHECK(s.IsCorruption(), "%s damaged filter gave %s", label.c_str(), s.ToString().c_str());
+    }
+  }
+  CHECK(absent_reads[1] * 10 < absent_reads[0], "%s absent-key block reads %llu with filter, %llu without",
+        label.c_str(), (unsigned long long)absent_reads[1], (unsigned long long)absent_reads[0]);
+  DestroyDB(dir, Options());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -300,7 +376,8 @@ int main(int argc, char** argv) {
                                     "id=DoblixTable;model=tridentkv",
                                     "id=DoblixTable;model=tridentkv;rmi_leaves=3",
                                     "id=DoblixTable;model=bourbon;error=8;max_block_size=1024",
-                                    "id=DoblixTable;model=agent;agent_period=1"};
+                                    "id=DoblixTable;model=agent;agent_period=1",
+                                    "id=DoblixTable;filter_policy=bloomfilter:10:false"};
   // The test's own check: the block-based table must pass it too.
   if (argc > 2) specs = {argv[2]};
   for (const std::string& spec : specs) {
@@ -308,6 +385,8 @@ int main(int argc, char** argv) {
   }
   if (argc <= 2) {
     for (bool in_model : {false, true}) Corruption("id=DoblixTable", in_model);
+    FilterUsed("id=DoblixTable;model=pla");
+    FilterUsed("id=DoblixTable;model=pra");
   }
   if (failures != 0) {
     fprintf(stderr, "%d failures (seed %llu)\n", failures, (unsigned long long)seed);

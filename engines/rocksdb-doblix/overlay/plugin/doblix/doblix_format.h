@@ -2,6 +2,8 @@
 //
 //   [data block 0] ... [data block N-1]     cut by the index model
 //   [range deletion block]                  optional, same block format
+//   [filter block "doblix.filter"]          optional: the filter policy's full
+//                                           filter of the user keys, checksummed
 //   [model block "doblix.model"]            the serialized index, checksummed
 //   [properties block] [metaindex block] [footer]   RocksDB's own formats
 //
@@ -27,6 +29,9 @@ constexpr size_t kDoblixBlockTrailerSize = 4;
 
 extern const std::string kDoblixModelBlockName;
 extern const std::string kDoblixRangeDelBlockName;
+// Present when the table was built with a filter policy (its name is the
+// table property filter_policy_name).
+extern const std::string kDoblixFilterBlockName;
 
 // Table property names (user-collected), read back by the adapter's logs.
 extern const std::string kDoblixPropModel;         // pla | pra | ...

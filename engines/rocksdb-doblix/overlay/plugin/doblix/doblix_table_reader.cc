@@ -80,6 +80,8 @@ Status DoblixTableReader::Open(const TableReaderOptions& tro, const DoblixTableO
   }
   s = r->LoadRangeDeletions(file_size);
   if (!s.ok()) return s;
+  s = r->LoadFilter(file_size);
+  if (!s.ok()) return s;
   *table = std::move(r);
   return Status::OK();
 }
@@ -113,6 +115,24 @@ Status DoblixTableReader::LoadRangeDeletions(uint64_t file_size) {
   std::unique_ptr<InternalIterator> it(
       new VectorIterator(std::move(keys), std::move(values), &icmp_));
   range_dels_ = std::make_shared<FragmentedRangeTombstoneList>(std::move(it), icmp_);
+  return Status::OK();
+}
+
+Status DoblixTableReader::LoadFilter(uint64_t file_size) {
+  if (options_.filter_policy == nullptr || properties_->filter_policy_name.empty()) {
+    return Status::OK();
+  }
+  Status s = ReadMetaBlock(file_.get(), nullptr, file_size, kDoblixTableMagicNumber, ioptions_,
+                           kDoblixFilterBlockName, BlockType::kFilter, &filter_block_);
+  if (!s.ok()) return s;
+  const Slice in = filter_block_.data;
+  if (in.size() < 4 || DecodeFixed32(in.data() + in.size() - 4) !=
+                           DoblixChecksum(in.data(), in.size() - 4)) {
+    return Status::Corruption("doblix filter block: checksum mismatch", file_->file_name());
+  }
+  // Any built-in policy reads any built-in filter (the block-based table
+  // relies on the same).
+  filter_.reset(options_.filter_policy->GetFilterBitsReader(Slice(in.data(), in.size() - 4)));
   return Status::OK();
 }
 
@@ -281,8 +301,19 @@ Status DoblixTableReader::SeekPlr(const ReadOptions& ro, const Slice& ikey, uint
 }
 
 Status DoblixTableReader::Get(const ReadOptions& ro, const Slice& key, GetContext* get_context,
-                              const SliceTransform* /*prefix_extractor*/, bool /*skip_filters*/) {
+                              const SliceTransform* /*prefix_extractor*/, bool skip_filters) {
   if (model_.segments.empty()) return Status::OK();
+  if (filter_ != nullptr && !skip_filters) {
+    // The full filter first, as the block-based table: an absent key
+    // costs neither the model nor a block.
+    if (!filter_->MayMatch(ExtractUserKey(key))) {
+      PERF_COUNTER_ADD(bloom_sst_miss_count, 1);
+      RecordTick(ioptions_.stats, BLOOM_FILTER_USEFUL);
+      return Status::OK();
+    }
+    PERF_COUNTER_ADD(bloom_sst_hit_count, 1);
+    RecordTick(ioptions_.stats, BLOOM_FILTER_FULL_POSITIVE);
+  }
   // The agent's latency signal: this table's part of each point lookup.
   struct AgentTimer {
     DoblixAgent* agent;
