@@ -7,8 +7,12 @@ the real file is absent), the same lsmbench run on pristine RocksDB
 table in the same library), repetitions interleaved: load the keys, settle,
 then read-only point lookups. Reports per dataset the read throughput ratio
 (target >= 1.19x on at least four), the index bytes, and the SSTable
-creation time (flush + compaction seconds, target within 10%); then the
-index size with 64-byte keys on AMZN (target: not larger than RocksDB's).
+creation time (flush + compaction seconds, target within 10%); then, on
+AMZN with 64-byte keys, the index size (target: not larger than RocksDB's)
+and the lookup latency: `be64_pad56` (56 zero bytes, then the integer: the
+table prefix leaves 8 distinguishing bytes, one index level) and
+`decimal64` (zero-padded decimal strings: keys of a table share 8-byte
+chunks, so the string index grows child nodes).
 
     .venv/bin/python engines/rocksdb-doblix/bench.py --scale local \
         --out results/local/doblix_bench.json [--datasets WIKI,LOGN] [--repetitions 1]
@@ -66,7 +70,8 @@ def run(engine, dataset, args, extra, work):
             "creation_seconds": eng["compaction_seconds"],
             "train_seconds": doblix.get("live_tables_train_seconds"),
             "serialize_seconds": doblix.get("live_tables_serialize_seconds"),
-            "model_misses": doblix.get("model_misses"), "tables": eng.get("tables")}
+            "model_misses": doblix.get("model_misses"), "tables": eng.get("tables"),
+            "index_nodes": doblix.get("live_tables_index_nodes")}
 
 
 def compare(dataset, args, extra, work):
@@ -93,6 +98,8 @@ def main(argv=None):
     ap.add_argument("--datasets", default=",".join(DATASETS))
     ap.add_argument("--lookups", type=int, default=1000000)
     ap.add_argument("--repetitions", type=int, default=3)
+    ap.add_argument("--long-keys-only", action="store_true",
+                    help="only the 64-byte-key comparison on AMZN")
     args = ap.parse_args(argv)
     labels = args.datasets.split(",")
     for label in labels:
@@ -107,6 +114,8 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         for label, f in files.items():
+            if args.long_keys_only:
+                break
             manifest = json.loads(Path(str(f) + ".manifest.json").read_text())
             r = compare(f, args, [], work)
             r["stand_in"] = bool(manifest.get("stand_in"))
@@ -116,9 +125,17 @@ def main(argv=None):
                   f"index x{r['index_ratio']:.2f}  "
                   f"creation x{r['creation_ratio']:.2f}", file=sys.stderr)
         if "AMZN" in files:
-            r = compare(files["AMZN"], args, ["--key-encoding", "be64_pad56"], work)
-            result["amzn_64_byte_keys"] = r
-            print(f"AMZN 64-byte keys: index x{r['index_ratio']:.2f}", file=sys.stderr)
+            for encoding in ("be64_pad56", "decimal64"):
+                r = compare(files["AMZN"], args, ["--key-encoding", encoding], work)
+                result[f"amzn_64_byte_keys_{encoding}"] = r
+                m = r["median"]
+                print(f"AMZN 64-byte keys ({encoding}): index x{r['index_ratio']:.2f}  "
+                      f"get p50 {m['rocksdb']['get_p50_ns']:.0f} -> "
+                      f"{m['rocksdb-doblix']['get_p50_ns']:.0f} ns (x{r['p50_speedup']:.2f})  "
+                      f"mean {m['rocksdb']['get_mean_ns']:.0f} -> "
+                      f"{m['rocksdb-doblix']['get_mean_ns']:.0f} ns  "
+                      f"index nodes {m['rocksdb-doblix']['index_nodes']} over "
+                      f"{m['rocksdb-doblix']['tables']} tables", file=sys.stderr)
     ratios = [d["throughput_ratio"] for d in result["datasets"].values()]
     result["summary"] = {
         "datasets_at_or_above_1_19x": sum(x >= 1.19 for x in ratios),
@@ -126,7 +143,12 @@ def main(argv=None):
         "p50_speedups": {k: round(d["p50_speedup"], 3) for k, d in result["datasets"].items()},
         "index_ratios": {k: round(d["index_ratio"], 3) for k, d in result["datasets"].items()},
         "creation_ratios": {k: round(d["creation_ratio"], 3) for k, d in result["datasets"].items()},
-        "index_ratio_64_byte_keys": result.get("amzn_64_byte_keys", {}).get("index_ratio"),
+        "index_ratio_64_byte_keys": {e: result[f"amzn_64_byte_keys_{e}"]["index_ratio"]
+                                     for e in ("be64_pad56", "decimal64")
+                                     if f"amzn_64_byte_keys_{e}" in result},
+        "get_p50_speedup_64_byte_keys": {e: result[f"amzn_64_byte_keys_{e}"]["p50_speedup"]
+                                         for e in ("be64_pad56", "decimal64")
+                                         if f"amzn_64_byte_keys_{e}" in result},
     }
     write_text(args.out, json.dumps(result, indent=2) + "\n")
     print(json.dumps(result["summary"], indent=2))

@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ops=200000
 build=build
-tables="block doblix-pla doblix-pra doblix-agent bourbon-style tridentkv-style"
+tables="block doblix-pla doblix-pra doblix-agent doblix-bloom bourbon-style tridentkv-style"
 while [ $# -gt 0 ]; do
   case "$1" in
     --ops) ops="$2"; shift 2 ;;
@@ -35,10 +35,11 @@ table_section() {  # the OPTIONS-file lines that select table $1
     block) printf 'table_factory=BlockBasedTable\n[TableOptions/BlockBasedTable "default"]\n' ;;
     doblix-pla) printf 'table_factory=DoblixTable\n[TableOptions/DoblixTable "default"]\n  model=pla\n  error=8\n  max_block_size=1024\n' ;;
     doblix-pra) printf 'table_factory=DoblixTable\n[TableOptions/DoblixTable "default"]\n  model=pra\n  max_block_size=2048\n' ;;
+    doblix-bloom) printf 'table_factory=DoblixTable\n[TableOptions/DoblixTable "default"]\n  model=pla\n  error=8\n  max_block_size=1024\n  filter_policy=bloomfilter:10:false\n' ;;
     doblix-agent) printf 'table_factory=DoblixTable\n[TableOptions/DoblixTable "default"]\n  model=agent\n  agent_period=2\n' ;;
     bourbon-style) printf 'table_factory=DoblixTable\n[TableOptions/DoblixTable "default"]\n  model=bourbon\n  error=8\n  max_block_size=1024\n' ;;
     tridentkv-style) printf 'table_factory=DoblixTable\n[TableOptions/DoblixTable "default"]\n  model=tridentkv\n' ;;
-    *) echo "error: unknown table configuration '$1' (expected block, doblix-pla, doblix-pra, doblix-agent, bourbon-style, tridentkv-style)" >&2; exit 2 ;;
+    *) echo "error: unknown table configuration '$1' (expected block, doblix-pla, doblix-pra, doblix-agent, doblix-bloom, bourbon-style, tridentkv-style)" >&2; exit 2 ;;
   esac
 }
 

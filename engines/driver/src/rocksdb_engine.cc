@@ -44,7 +44,7 @@ class RocksDBEngine : public Engine {
         {"max_bytes_for_level_base", OT::kInt, "268435456", "level-1 bytes", {}},
         {"block_size", OT::kInt, "4096", "data block bytes", {}},
         {"block_restart_interval", OT::kInt, "16", "keys between restart points", {}},
-        {"bloom_bits", OT::kInt, "0", "bloom filter bits per key, 0 = none", {}},
+        {"bloom_bits", OT::kInt, "0", "bloom filter bits per key, 0 = none (both tables)", {}},
         {"compression", OT::kString, "none", "block compression",
          {"none", "snappy", "lz4", "zstd"}},
         {"block_cache_bytes", OT::kInt, "8388608", "LRU block cache bytes", {}},
@@ -117,7 +117,11 @@ class RocksDBEngine : public Engine {
               ";max_block_size=" + std::to_string(o.Int("doblix.max_block")) +
               ";nu=" + std::to_string(o.Double("doblix.nu")) +
               ";agent_seed=" + std::to_string(o.Int("doblix.agent_seed")) +
-              ";agent_period=" + std::to_string(o.Int("doblix.agent_period")),
+              ";agent_period=" + std::to_string(o.Int("doblix.agent_period")) +
+              // The same filter the block-based table gets from bloom_bits.
+              (o.Int("bloom_bits") > 0
+                   ? ";filter_policy=bloomfilter:" + std::to_string(o.Int("bloom_bits")) + ":false"
+                   : std::string()),
           &doblix);
       if (!fs.ok() || doblix == nullptr) {
         *err = "table=" + o.Str("table") + ": " + (fs.ok() ? std::string("DoblixTable not registered") : fs.ToString());
@@ -201,7 +205,7 @@ class RocksDBEngine : public Engine {
     }
     rocksdb::TablePropertiesCollection props;
     uint64_t index_bytes = 0, filter_bytes = 0, data_blocks = 0, table_bytes = 0;
-    uint64_t entries = 0, train_us = 0, serialize_us = 0;
+    uint64_t entries = 0, train_us = 0, serialize_us = 0, index_nodes = 0;
     if (db_->GetPropertiesOfAllTables(&props).ok()) {
       for (const auto& [name, p] : props) {
         index_bytes += p->index_size;
@@ -214,12 +218,15 @@ class RocksDBEngine : public Engine {
         if (u != p->user_collected_properties.end()) train_us += std::stoull(u->second);
         u = p->user_collected_properties.find("doblix.serialize_micros");
         if (u != p->user_collected_properties.end()) serialize_us += std::stoull(u->second);
+        u = p->user_collected_properties.find("doblix.index_nodes");
+        if (u != p->user_collected_properties.end()) index_nodes += std::stoull(u->second);
       }
     }
     nlohmann::json doblix = nullptr;
     if (std::string(table_factory_->Name()) == "DoblixTable") {
       doblix = {{"live_tables_train_seconds", train_us / 1e6},
                 {"live_tables_serialize_seconds", serialize_us / 1e6},
+                {"live_tables_index_nodes", index_nodes},
                 {"model_misses",
                  [&]() -> uint64_t {
                    const auto* m = static_cast<const std::atomic<uint64_t>*>(

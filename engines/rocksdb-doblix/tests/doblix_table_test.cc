@@ -2,6 +2,7 @@
 // RocksDB's public API, against std::map as the oracle and against the
 // block-based table on the same operations. Built by
 // engines/rocksdb-doblix/run_tests.sh against the engine's librocksdb.a.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -15,6 +16,8 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
+#include "rocksdb/perf_context.h"
+#include "rocksdb/perf_level.h"
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/object_registry.h"
@@ -47,7 +50,8 @@ std::shared_ptr<TableFactory> Factory(const std::string& spec) {
 }
 
 // Keys of several shapes: 8-byte big-endian integers (with runs near 0 and
-// 2^64-1), long keys sharing a prefix, and short variable strings.
+// 2^64-1), long keys sharing a prefix, short variable strings, and 64-byte
+// keys sharing long parts at several depths (the string index's children).
 std::string RandomKey(std::mt19937_64& rng, int shape) {
   std::string k;
   uint64_t v = rng();
@@ -63,9 +67,20 @@ std::string RandomKey(std::mt19937_64& rng, int shape) {
       k = "user:profile:000000000000:" + std::to_string(v % 5000);
       k.resize(64, 'x');
       break;
-    default:
+    case 2:
       k.assign(1 + rng() % 12, 'a');
       for (char& c : k) c = static_cast<char>('a' + rng() % 3);
+      break;
+    default: {
+      // tenant / region / a long constant part / id: a table spanning
+      // several regions has runs of hundreds of keys sharing 8 bytes.
+      static const char* kTenants[] = {"alpha", "beta", "gamma"};
+      char tail[48];
+      snprintf(tail, sizeof(tail), "%02d/constant-part/%05d/v", static_cast<int>(v % 30),
+               static_cast<int>((v >> 8) % 1000));
+      k = std::string("org/") + kTenants[rng() % 3] + "/" + tail;
+      k.resize(64, '#');
+    }
   }
   return k;
 }
@@ -163,6 +178,12 @@ void RoundTrip(const std::string& spec, int shape, uint64_t seed) {
     } else if (!oracle.empty() && getenv("NO_DELRANGE") == nullptr) {
       std::string e = RandomKey(rng, shape);
       if (e < k) std::swap(e, k);
+      if (shape == 3) {
+        // Narrow ranges (up to 3 keys), so long runs survive to the end.
+        auto it = oracle.lower_bound(k);
+        for (int n = 0; n < 3 && it != oracle.end(); n++) ++it;
+        e = it == oracle.end() ? e : it->first;
+      }
       s = db->DeleteRange(WriteOptions(), db->DefaultColumnFamily(), k, e);
       oracle.erase(oracle.lower_bound(k), oracle.lower_bound(e));
     }
@@ -188,6 +209,20 @@ void RoundTrip(const std::string& spec, int shape, uint64_t seed) {
           "%s Get random: %s", label.c_str(), s.ToString().c_str());
   }
   CompareIterators(db.get(), oracle, rng, shape, label);
+  if (shape == 3 && (spec.find("pla") != std::string::npos || spec.find("pra") != std::string::npos)) {
+    // These keys share 8-byte chunks in long runs: the string index must
+    // have grown child nodes, and the lookups above went through them.
+    TablePropertiesCollection props;
+    db->GetPropertiesOfAllTables(&props);
+    uint64_t most = 0;
+    for (auto& p : props) {
+      auto n = p.second->user_collected_properties.find("doblix.index_nodes");
+      if (n != p.second->user_collected_properties.end()) {
+        most = std::max<uint64_t>(most, std::stoull(n->second));
+      }
+    }
+    CHECK(most > 1, "%s: no table with child nodes in its string index", label.c_str());
+  }
   // Reopen reads the tables from their files again.
   db.reset();
   s = DB::Open(opt, dir, &raw);
@@ -257,6 +292,80 @@ void Corruption(const std::string& spec, bool in_model) {
   DestroyDB(dir, opt);
 }
 
+// The filter (filter_policy) is checked before the model: absent keys are
+// answered without reading a block, present keys all found; without the
+// policy every absent key reads its block. A damaged filter block fails
+// the open.
+void FilterUsed(const std::string& spec) {
+  std::string label = spec + " filter";
+  std::string dir = "/tmp/doblix_filter_test_" + std::to_string(getpid());
+  uint64_t absent_reads[2] = {0, 0};
+  for (int with_filter = 0; with_filter < 2; with_filter++) {
+    Options opt;
+    opt.create_if_missing = true;
+    opt.table_factory = Factory(spec + (with_filter ? ";filter_policy=bloomfilter:10:false" : ""));
+    DestroyDB(dir, opt);
+    DB* raw = nullptr;
+    CHECK(DB::Open(opt, dir, &raw).ok(), "%s open", label.c_str());
+    std::unique_ptr<DB> db(raw);
+    for (int i = 0; i < 5000; i++) {
+      db->Put(WriteOptions(), "key" + std::to_string(i * 2), std::string(50, 'v'));
+    }
+    db->Flush(FlushOptions());
+    TablePropertiesCollection props;
+    db->GetPropertiesOfAllTables(&props);
+    CHECK(props.size() == 1 && (props.begin()->second->filter_size > 0) == (with_filter == 1),
+          "%s filter_size %llu", label.c_str(),
+          props.empty() ? 0ull : (unsigned long long)props.begin()->second->filter_size);
+    ReadOptions ro;
+    ro.fill_cache = false;  // every block a lookup needs is read
+    SetPerfLevel(PerfLevel::kEnableCount);
+    get_perf_context()->Reset();
+    std::string v;
+    for (int i = 0; i < 2000; i++) {
+      Status s = db->Get(ro, "key" + std::to_string(i * 2 + 1), &v);
+      CHECK(s.IsNotFound(), "%s absent key found: %s", label.c_str(), s.ToString().c_str());
+    }
+    absent_reads[with_filter] = get_perf_context()->block_read_count;
+    if (with_filter) {
+      CHECK(get_perf_context()->bloom_sst_miss_count > 1900, "%s filter rejected only %llu of 2000",
+            label.c_str(), (unsigned long long)get_perf_context()->bloom_sst_miss_count);
+    }
+    get_perf_context()->Reset();
+    for (int i = 0; i < 2000; i++) {
+      Status s = db->Get(ro, "key" + std::to_string(i * 2), &v);
+      CHECK(s.ok(), "%s present key: %s", label.c_str(), s.ToString().c_str());
+    }
+    CHECK(!with_filter || get_perf_context()->bloom_sst_hit_count == 2000, "%s filter hits %llu",
+          label.c_str(), (unsigned long long)get_perf_context()->bloom_sst_hit_count);
+    SetPerfLevel(PerfLevel::kDisable);
+    db.reset();
+    if (with_filter) {
+      // Damage the filter block: it follows the data blocks, the model and
+      // the (empty: count and checksum, 5 bytes) range-deletion block.
+      const TableProperties& p = *props.begin()->second;
+      long at = static_cast<long>(p.data_size + p.index_size + 5 + p.filter_size / 2);
+      FILE* f = fopen(props.begin()->first.c_str(), "r+b");
+      CHECK(f != nullptr, "%s open %s", label.c_str(), props.begin()->first.c_str());
+      fseek(f, at, SEEK_SET);
+      int c = fgetc(f);
+      fseek(f, at, SEEK_SET);
+      fputc(c ^ 0x5a, f);
+      fclose(f);
+      Status s = DB::Open(opt, dir, &raw);
+      if (s.ok()) {
+        db.reset(raw);
+        s = db->Get(ReadOptions(), "key2", &v);
+        db.reset();
+      }
+      CHECK(s.IsCorruption(), "%s damaged filter gave %s", label.c_str(), s.ToString().c_str());
+    }
+  }
+  CHECK(absent_reads[1] * 10 < absent_reads[0], "%s absent-key block reads %llu with filter, %llu without",
+        label.c_str(), (unsigned long long)absent_reads[1], (unsigned long long)absent_reads[0]);
+  DestroyDB(dir, Options());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -267,14 +376,17 @@ int main(int argc, char** argv) {
                                     "id=DoblixTable;model=tridentkv",
                                     "id=DoblixTable;model=tridentkv;rmi_leaves=3",
                                     "id=DoblixTable;model=bourbon;error=8;max_block_size=1024",
-                                    "id=DoblixTable;model=agent;agent_period=1"};
+                                    "id=DoblixTable;model=agent;agent_period=1",
+                                    "id=DoblixTable;filter_policy=bloomfilter:10:false"};
   // The test's own check: the block-based table must pass it too.
   if (argc > 2) specs = {argv[2]};
   for (const std::string& spec : specs) {
-    for (int shape = 0; shape < 3; shape++) RoundTrip(spec, shape, seed + shape);
+    for (int shape = 0; shape < 4; shape++) RoundTrip(spec, shape, seed + shape);
   }
   if (argc <= 2) {
     for (bool in_model : {false, true}) Corruption("id=DoblixTable", in_model);
+    FilterUsed("id=DoblixTable;model=pla");
+    FilterUsed("id=DoblixTable;model=pra");
   }
   if (failures != 0) {
     fprintf(stderr, "%d failures (seed %llu)\n", failures, (unsigned long long)seed);

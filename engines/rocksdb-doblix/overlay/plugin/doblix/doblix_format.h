@@ -2,6 +2,8 @@
 //
 //   [data block 0] ... [data block N-1]     cut by the index model
 //   [range deletion block]                  optional, same block format
+//   [filter block "doblix.filter"]          optional: the filter policy's full
+//                                           filter of the user keys, checksummed
 //   [model block "doblix.model"]            the serialized index, checksummed
 //   [properties block] [metaindex block] [footer]   RocksDB's own formats
 //
@@ -21,11 +23,15 @@ namespace ROCKSDB_NAMESPACE {
 
 // echo rocksdb.table.doblix | sha1sum, the leading 64 bits.
 constexpr uint64_t kDoblixTableMagicNumber = 0x4a02457cf6b44895ull;
-constexpr uint32_t kDoblixFormatVersion = 1;
+// 2: the model block carries the string index's nodes.
+constexpr uint32_t kDoblixFormatVersion = 2;
 constexpr size_t kDoblixBlockTrailerSize = 4;
 
 extern const std::string kDoblixModelBlockName;
 extern const std::string kDoblixRangeDelBlockName;
+// Present when the table was built with a filter policy (its name is the
+// table property filter_policy_name).
+extern const std::string kDoblixFilterBlockName;
 
 // Table property names (user-collected), read back by the adapter's logs.
 extern const std::string kDoblixPropModel;         // pla | pra | ...
@@ -33,6 +39,7 @@ extern const std::string kDoblixPropError;         // E used to build
 extern const std::string kDoblixPropMaxBlock;      // B_max used to build
 extern const std::string kDoblixPropTrainMicros;   // model training time
 extern const std::string kDoblixPropWriteMicros;   // serialization time
+extern const std::string kDoblixPropIndexNodes;    // string index nodes (pla, pra)
 
 // The checksum of data, model and range-deletion blocks: XXH3 as RocksDB
 // computes it for its default block checksum (kXXH3), hardware-independent
@@ -49,6 +56,19 @@ inline uint64_t DoblixChunk(const Slice& user_key, size_t skip) {
     x = (x << 8) | (p < user_key.size() ? static_cast<unsigned char>(user_key[p]) : 0u);
   }
   return x;
+}
+
+// Compares the bytes of `key` from `from` on, zero-padded, with `bytes`:
+// <0, 0 or >0. Keys that share their padded bytes before `from` compare as
+// their padded windows do, or are equal there (order-preserving).
+inline int DoblixPaddedCompare(const Slice& key, size_t from, const Slice& bytes) {
+  for (size_t i = 0; i < bytes.size(); i++) {
+    size_t p = from + i;
+    unsigned char c = p < key.size() ? static_cast<unsigned char>(key[p]) : 0u;
+    unsigned char b = static_cast<unsigned char>(bytes[i]);
+    if (c != b) return c < b ? -1 : 1;
+  }
+  return 0;
 }
 
 // -1 if `key` sorts before every key that starts with `prefix`, +1 if after

@@ -39,6 +39,7 @@ void DoblixModel::EncodeTo(std::string* out) const {
     PutFixed32(out, FloatBits(s.slope));
     if (kind != DoblixModelKind::kPla) PutFixed32(out, FloatBits(s.intercept));
   }
+  if (!nodes.empty()) EncodeNode(0, out);
   if (kind == DoblixModelKind::kPlr) {
     PutVarint64(out, entries);
     uint64_t prev = 0;
@@ -122,6 +123,16 @@ Status DoblixModel::DecodeFrom(const Slice& block) {
       return Status::Corruption("doblix model block: non-finite coefficient");
     }
   }
+  nodes.clear();
+  if ((kind == DoblixModelKind::kPla || kind == DoblixModelKind::kPra) && !segments.empty()) {
+    uint32_t next_block = 0;
+    nodes.emplace_back();
+    Status s = DecodeNode(&in, 0, static_cast<uint32_t>(prefix.size()), 0, &next_block);
+    if (!s.ok()) return s;
+    if (next_block != segments.size()) {
+      return Status::Corruption("doblix model block: string index misses blocks");
+    }
+  }
   if (kind == DoblixModelKind::kRmi) {
     uint32_t slope = 0, intercept = 0, leaves = 0;
     if (in.size() < 8) return Status::Corruption("doblix model block: root");
@@ -181,6 +192,133 @@ Status DoblixModel::DecodeFrom(const Slice& block) {
   }
   if (!in.empty()) return Status::Corruption("doblix model block: trailing bytes");
   return Status::OK();
+}
+
+// A node: (children only) its extra prefix, then tokens until a 0: an even
+// token 2k stands for the next k blocks, the token 1 for a child (its first
+// integer, then the child node). Blocks are numbered in key order, so a
+// node's blocks are implicit, and so are their first integers (kept in the
+// segments).
+void DoblixModel::EncodeNode(size_t id, std::string* out) const {
+  const DoblixNode& n = nodes[id];
+  if (id != 0) PutLengthPrefixedSlice(out, n.extra);
+  size_t i = 0;
+  while (i < n.ref.size()) {
+    if ((n.ref[i] & DoblixNode::kChild) != 0) {
+      PutVarint64(out, 1);
+      PutFixed64(out, n.chunk[i]);
+      EncodeNode(n.ref[i] & ~DoblixNode::kChild, out);
+      i++;
+      continue;
+    }
+    size_t j = i;
+    while (j < n.ref.size() && (n.ref[j] & DoblixNode::kChild) == 0) j++;
+    PutVarint64(out, static_cast<uint64_t>(j - i) << 1);
+    i = j;
+  }
+  PutVarint64(out, 0);
+}
+
+Status DoblixModel::DecodeNode(Slice* in, size_t id, uint32_t base, int depth,
+                               uint32_t* next_block) {
+  auto bad = [](const char* what) {
+    return Status::Corruption(std::string("doblix model block: string index ") + what);
+  };
+  // A node without blocks of its own has two items or more (its keys
+  // differ in its 8 bytes), so there are at most 2 x blocks + 1 nodes; each
+  // level moves 8 bytes or more into the key.
+  if (depth > 1024 || nodes.size() > 2 * segments.size() + 1) {
+    return Status::Corruption("doblix model block: string index too deep",
+                              std::to_string(nodes.size()) + " nodes, " +
+                                  std::to_string(segments.size()) + " blocks, depth " +
+                                  std::to_string(depth));
+  }
+  uint32_t skip = base;
+  if (id != 0) {
+    Slice extra;
+    if (!GetLengthPrefixedSlice(in, &extra)) return bad("prefix");
+    nodes[id].extra = extra.ToString();
+    skip += static_cast<uint32_t>(extra.size());
+  }
+  nodes[id].skip = skip;
+  nodes[id].first_block = *next_block;
+  for (;;) {
+    uint64_t token = 0;
+    if (!GetVarint64(in, &token)) return bad("item");
+    if (token == 0) break;
+    if (token == 1) {
+      if (in->size() < 8) return bad("child key");
+      uint64_t chunk = DecodeFixed64(in->data());
+      in->remove_prefix(8);
+      const size_t child = nodes.size();
+      nodes.emplace_back();
+      nodes[id].chunk.push_back(chunk);
+      nodes[id].ref.push_back(DoblixNode::kChild | static_cast<uint32_t>(child));
+      Status s = DecodeNode(in, child, skip + 8, depth + 1, next_block);
+      if (!s.ok()) return s;
+      continue;
+    }
+    if ((token & 1) != 0 || (token >> 1) > segments.size() - *next_block) return bad("blocks");
+    for (uint64_t k = token >> 1; k > 0; k--, (*next_block)++) {
+      nodes[id].chunk.push_back(segments[*next_block].first_chunk);
+      nodes[id].ref.push_back(*next_block);
+    }
+  }
+  const DoblixNode& n = nodes[id];
+  if (n.ref.empty() || *next_block == n.first_block) return bad("empty node");
+  if (!std::is_sorted(n.chunk.begin(), n.chunk.end())) return bad("order");
+  nodes[id].last_block = *next_block - 1;
+  return Status::OK();
+}
+
+DoblixPlace DoblixModel::Locate(const Slice& user_key) const {
+  DoblixPlace place;
+  if (nodes.empty()) {
+    place.x = ChunkOf(user_key);
+    place.block = FindBlock(place.x);
+    if (place.block >= segments.size()) {
+      place.block = segments.size() - 1;
+      place.where = DoblixPlace::kEnd;
+    }
+    return place;
+  }
+  const int side = DoblixPrefixSide(user_key, prefix);
+  if (side != 0) {
+    place.block = side < 0 ? 0 : segments.size() - 1;
+    place.where = side < 0 ? DoblixPlace::kStart : DoblixPlace::kEnd;
+    return place;
+  }
+  const DoblixNode* n = &nodes[0];
+  for (;;) {
+    place.x = DoblixChunk(user_key, n->skip);
+    auto it = std::upper_bound(n->chunk.begin(), n->chunk.end(), place.x);
+    if (it == n->chunk.begin()) {
+      place.block = n->first_block;
+      place.where = DoblixPlace::kStart;
+      return place;
+    }
+    const size_t j = static_cast<size_t>(it - n->chunk.begin()) - 1;
+    const uint32_t ref = n->ref[j];
+    if ((ref & DoblixNode::kChild) != 0) {
+      const DoblixNode& c = nodes[ref & ~DoblixNode::kChild];
+      // Past the run's integer, or outside its shared bytes: before or
+      // after all of its keys.
+      int cmp = n->chunk[j] < place.x ? 1 : DoblixPaddedCompare(user_key, n->skip + 8, c.extra);
+      if (cmp != 0) {
+        place.block = cmp < 0 ? c.first_block : c.last_block;
+        place.where = cmp < 0 ? DoblixPlace::kStart : DoblixPlace::kEnd;
+        return place;
+      }
+      n = &c;
+      continue;
+    }
+    size_t b = ref;
+    // A run of x split by B_max over blocks of this node: start at its first.
+    while (b > n->first_block && segments[b].cont && segments[b].first_chunk == place.x) b--;
+    place.block = b;
+    place.where = DoblixPlace::kModel;
+    return place;
+  }
 }
 
 uint64_t DoblixModel::ChunkOf(const Slice& user_key) const {

@@ -41,11 +41,43 @@ struct DoblixSegment {
                              //   block's last one (a run split by B_max)
 };
 
+// One node of the string index (seed 002 §II-B2 and §III-E, in the spirit
+// of RSS): its keys share their zero-padded user-key bytes before `skip`,
+// and it indexes the big-endian integer of the 8 bytes at `skip` with its
+// items, in key order: data blocks (each with its own model segment) and,
+// for a run of keys that share those 8 bytes and too many to bound (more
+// than E, or more than one block), a child node over the bytes after them.
+struct DoblixNode {
+  static constexpr uint32_t kChild = 0x80000000u;
+  uint32_t skip = 0;
+  // Children: the padded bytes [parent skip + 8, skip) all its keys share
+  // (the node's common prefix past the parent's chunk), compared once.
+  std::string extra;
+  std::vector<uint64_t> chunk;  // each item's first integer, ascending
+  std::vector<uint32_t> ref;    // a block, or kChild | node
+  uint32_t first_block = 0, last_block = 0;  // the blocks under this node
+};
+
+// Where a key's lower bound lies: at the start of `block`, past its end, or
+// in it within the block model's range for integer `x`.
+struct DoblixPlace {
+  enum Where : uint8_t { kStart, kModel, kEnd };
+  size_t block = 0;
+  uint64_t x = 0;
+  Where where = kModel;
+};
+
 class DoblixModel {
  public:
   DoblixModelKind kind = DoblixModelKind::kPla;
   std::string prefix;  // common prefix of all user keys of the table
   std::vector<DoblixSegment> segments;
+  // kPla and kPra: the string index, nodes[0] its root (skip = the table
+  // prefix's size); segment first_chunk values are their node's integers.
+  std::vector<DoblixNode> nodes;
+  // The place of `user_key`'s lower bound (kPla, kPra, kRmi; the
+  // Bourbon-style kPlr starts from it when its own range misses).
+  DoblixPlace Locate(const Slice& user_key) const;
   // kRmi only: root(x) = root_intercept + root_slope * (x - root_x0) in
   // table positions, scaled to `leaves` leaves; leaf j's keys are in block
   // leaf_to_block[j] (the next non-empty leaf's block when j is empty).
@@ -85,10 +117,22 @@ class DoblixModel {
   double Predict(size_t b, uint64_t x) const;
 
   size_t MemoryBytes() const {
-    return sizeof(*this) + prefix.capacity() + segments.capacity() * sizeof(DoblixSegment) +
+    size_t node_bytes = nodes.capacity() * sizeof(DoblixNode);
+    for (const DoblixNode& n : nodes) {
+      node_bytes += n.extra.capacity() + n.chunk.capacity() * sizeof(uint64_t) +
+                    n.ref.capacity() * sizeof(uint32_t);
+    }
+    return sizeof(*this) + node_bytes + prefix.capacity() +
+           segments.capacity() * sizeof(DoblixSegment) +
            leaf_to_block.capacity() * sizeof(uint32_t) + plr.capacity() * sizeof(DoblixPlrSegment) +
            block_first_entry.capacity() * sizeof(uint64_t);
   }
+
+ private:
+  void EncodeNode(size_t node, std::string* out) const;
+  // Decodes node `id` (already appended to `nodes`) and its children; its
+  // blocks are the next ones after *next_block.
+  Status DecodeNode(Slice* in, size_t id, uint32_t base, int depth, uint32_t* next_block);
 };
 
 }  // namespace ROCKSDB_NAMESPACE

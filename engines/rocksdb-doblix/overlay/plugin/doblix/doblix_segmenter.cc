@@ -1,5 +1,6 @@
 #include "plugin/doblix/doblix_segmenter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -42,16 +43,16 @@ void DoblixSegmenter::Measure(const std::vector<uint64_t>& chunks, DoblixCut* cu
 
 std::vector<DoblixCut> DoblixSegmenter::Pla(const std::vector<uint64_t>& chunks,
                                             const std::vector<uint32_t>& bytes, uint32_t error,
-                                            uint32_t max_block) {
+                                            uint32_t max_block, size_t begin, size_t end) {
   std::vector<DoblixCut> cuts;
   const double e = error;
-  size_t begin = 0;
-  while (begin < chunks.size()) {
+  end = std::min(end, chunks.size());
+  while (begin < end) {
     const uint64_t x0 = chunks[begin];
     uint64_t size = bytes[begin];
     double lo = 0, hi = std::numeric_limits<double>::infinity();
     size_t i = begin + 1;
-    for (; i < chunks.size(); i++) {
+    for (; i < end; i++) {
       // Data access first (lexicographic): never pass B_max.
       if (size + bytes[i] > max_block) break;
       if (chunks[i] != chunks[i - 1]) {
@@ -83,18 +84,17 @@ std::vector<DoblixCut> DoblixSegmenter::Pla(const std::vector<uint64_t>& chunks,
 
 std::vector<DoblixCut> DoblixSegmenter::Pra(const std::vector<uint64_t>& chunks,
                                             const std::vector<uint32_t>& bytes,
-                                            uint32_t max_block) {
+                                            uint32_t max_block, size_t begin, size_t end) {
   std::vector<DoblixCut> cuts;
-  size_t begin = 0;
-  while (begin < chunks.size()) {
+  end = std::min(end, chunks.size());
+  while (begin < end) {
     // Algorithm 2: fill the partition up to B_max bytes.
     uint64_t size = bytes[begin];
-    size_t end = begin + 1;
-    while (end < chunks.size() && size + bytes[end] <= max_block) size += bytes[end++];
+    size_t stop = begin + 1;
+    while (stop < end && size + bytes[stop] <= max_block) size += bytes[stop++];
     // Algorithm 3: a least-squares line per partition.
-    DoblixCut cut = Fit(chunks, begin, end);
-    cuts.push_back(cut);
-    begin = end;
+    cuts.push_back(Fit(chunks, begin, stop));
+    begin = stop;
   }
   return cuts;
 }

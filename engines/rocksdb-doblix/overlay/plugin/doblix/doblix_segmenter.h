@@ -27,13 +27,15 @@ class DoblixSegmenter {
   // Algorithm 1, dual-objective PLA: a block grows while one line through
   // its first point stays within `error` of every point (a shrinking cone)
   // and its bytes stay within `max_block`.
+  // Both cut entries [begin, end) of `chunks` (all of them by default).
   static std::vector<DoblixCut> Pla(const std::vector<uint64_t>& chunks,
                                     const std::vector<uint32_t>& bytes, uint32_t error,
-                                    uint32_t max_block);
+                                    uint32_t max_block, size_t begin = 0, size_t end = SIZE_MAX);
   // Algorithms 2-3, dual-objective PRA: blocks filled up to `max_block`
   // bytes, one least-squares line each, its error E' measured.
   static std::vector<DoblixCut> Pra(const std::vector<uint64_t>& chunks,
-                                    const std::vector<uint32_t>& bytes, uint32_t max_block);
+                                    const std::vector<uint32_t>& bytes, uint32_t max_block,
+                                    size_t begin = 0, size_t end = SIZE_MAX);
   // TridentKV-style baseline: fits the RMI root over the whole table into
   // *model (kRmi, `leaves` leaves), then cuts a block per non-empty leaf
   // and fits each leaf's line; fills model->leaf_to_block.

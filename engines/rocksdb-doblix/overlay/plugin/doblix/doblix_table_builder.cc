@@ -11,8 +11,12 @@
 #include "plugin/doblix/doblix_format.h"
 #include "plugin/doblix/doblix_model.h"
 #include "plugin/doblix/doblix_segmenter.h"
+#include "plugin/doblix/doblix_string_index.h"
 #include "rocksdb/comparator.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/table.h"
 #include "rocksdb/merge_operator.h"
+#include "table/block_based/filter_policy_internal.h"
 #include "table/format.h"
 #include "table/meta_blocks.h"
 #include "util/coding.h"
@@ -31,6 +35,7 @@ DoblixTableBuilder::DoblixTableBuilder(const TableBuilderOptions& tbo,
                                        const DoblixTableOptions& knobs,
                                        WritableFileWriter* file)
     : ioptions_(tbo.ioptions),
+      filter_context_(filter_table_options_),
       knobs_(knobs),
       file_(file),
       flush_(tbo.reason == TableFileCreationReason::kFlush) {
@@ -40,6 +45,15 @@ DoblixTableBuilder::DoblixTableBuilder(const TableBuilderOptions& tbo,
       ucmp->timestamp_size() != 0) {
     status_ = Status::NotSupported("DoblixTable needs the bytewise comparator without timestamps");
   }
+  // The context the block-based table gives its filter policy (which may
+  // decide per level, e.g. build none at the bottommost one).
+  filter_table_options_.filter_policy = knobs_.filter_policy;
+  filter_context_.compaction_style = ioptions_.compaction_style;
+  filter_context_.info_log = ioptions_.logger;
+  filter_context_.column_family_name = tbo.column_family_name;
+  filter_context_.level_at_creation = tbo.level_at_creation;
+  filter_context_.is_bottommost = tbo.is_bottommost;
+  filter_context_.reason = tbo.reason;
   for (auto& factory : *tbo.int_tbl_prop_collector_factories) {
     collectors_.emplace_back(
         factory->CreateIntTblPropCollector(tbo.column_family_id, tbo.level_at_creation));
@@ -109,7 +123,7 @@ Status DoblixTableBuilder::Append(const Slice& data) {
 
 Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
                                        const std::vector<Slice>& values,
-                                       std::string* model_block) {
+                                       std::string* model_block, std::string* filter_block) {
   // Training: the keys' integers after the table's common prefix, then the
   // cuts and per-block models.
   auto t0 = std::chrono::steady_clock::now();
@@ -122,33 +136,40 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
   if (!keys.empty()) {
     Slice first = ExtractUserKey(keys.front()), last = ExtractUserKey(keys.back());
     model.prefix.assign(first.data(), first.difference_offset(last));
-    std::vector<uint64_t> chunks(keys.size());
     std::vector<uint32_t> bytes(keys.size());
     for (size_t i = 0; i < keys.size(); i++) {
-      chunks[i] = DoblixChunk(ExtractUserKey(keys[i]), model.prefix.size());
       // Entry bytes: both lengths' varints (at most 10), key, value, offset.
       bytes[i] = static_cast<uint32_t>(keys[i].size() + values[i].size() + 10 + 4);
     }
-    if (model.kind == DoblixModelKind::kRmi) {
-      uint32_t leaves = knobs_.rmi_leaves != 0
-                            ? knobs_.rmi_leaves
-                            : static_cast<uint32_t>(std::max<size_t>(1, keys.size() / 64));
-      cuts = DoblixSegmenter::Rmi(chunks, leaves, &model);
-    } else if (model.kind == DoblixModelKind::kPlr) {
-      cuts = DoblixSegmenter::Bourbon(chunks, bytes, knobs_.error, knobs_.max_block_size, &model);
-    } else if (model.kind == DoblixModelKind::kPra) {
-      cuts = DoblixSegmenter::Pra(chunks, bytes, knobs_.max_block_size);
+    if (model.kind == DoblixModelKind::kPla || model.kind == DoblixModelKind::kPra) {
+      std::vector<Slice> user_keys(keys.size());
+      for (size_t i = 0; i < keys.size(); i++) user_keys[i] = ExtractUserKey(keys[i]);
+      cuts = DoblixStringIndex::Build(user_keys, bytes, knobs_.error, knobs_.max_block_size,
+                                      &model);
     } else {
-      cuts = DoblixSegmenter::Pla(chunks, bytes, knobs_.error, knobs_.max_block_size);
-    }
-    model.segments.resize(cuts.size());
-    for (size_t b = 0; b < cuts.size(); b++) {
-      DoblixSegment& s = model.segments[b];
-      s.first_chunk = chunks[cuts[b].begin];
-      s.cont = b > 0 && chunks[cuts[b].begin] == chunks[cuts[b].begin - 1];
-      s.slope = cuts[b].slope;
-      s.intercept = cuts[b].intercept;
-      s.error = cuts[b].error;
+      // The baselines index the table's first 8 bytes past its prefix only.
+      std::vector<uint64_t> chunks(keys.size());
+      for (size_t i = 0; i < keys.size(); i++) {
+        chunks[i] = DoblixChunk(ExtractUserKey(keys[i]), model.prefix.size());
+      }
+      if (model.kind == DoblixModelKind::kRmi) {
+        uint32_t leaves = knobs_.rmi_leaves != 0
+                              ? knobs_.rmi_leaves
+                              : static_cast<uint32_t>(std::max<size_t>(1, keys.size() / 64));
+        cuts = DoblixSegmenter::Rmi(chunks, leaves, &model);
+      } else {
+        cuts = DoblixSegmenter::Bourbon(chunks, bytes, knobs_.error, knobs_.max_block_size,
+                                        &model);
+      }
+      model.segments.resize(cuts.size());
+      for (size_t b = 0; b < cuts.size(); b++) {
+        DoblixSegment& s = model.segments[b];
+        s.first_chunk = chunks[cuts[b].begin];
+        s.cont = b > 0 && chunks[cuts[b].begin] == chunks[cuts[b].begin - 1];
+        s.slope = cuts[b].slope;
+        s.intercept = cuts[b].intercept;
+        s.error = cuts[b].error;
+      }
     }
   }
   const uint64_t train_micros = MicrosSince(t0);
@@ -167,6 +188,7 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
   props_.num_data_blocks = cuts.size();
   model.EncodeTo(model_block);
   props_.index_size = model_block->size();
+  BuildFilter(keys, filter_block);
   const uint64_t write_micros = MicrosSince(t0);
 
   if (knobs_.agent != nullptr) {
@@ -195,6 +217,7 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
   props_.user_collected_properties[kDoblixPropMaxBlock] = std::to_string(knobs_.max_block_size);
   props_.user_collected_properties[kDoblixPropTrainMicros] = std::to_string(train_micros);
   props_.user_collected_properties[kDoblixPropWriteMicros] = std::to_string(write_micros);
+  props_.user_collected_properties[kDoblixPropIndexNodes] = std::to_string(model.nodes.size());
   return Status::OK();
 }
 
@@ -210,8 +233,8 @@ Status DoblixTableBuilder::Finish() {
     values.emplace_back(buffer_.data() + pos + k, v);
     pos += k + v;
   }
-  std::string model_block;
-  if (!WriteBlocks(keys, values, &model_block).ok()) return status_;
+  std::string model_block, filter_block;
+  if (!WriteBlocks(keys, values, &model_block, &filter_block).ok()) return status_;
 
   MetaIndexBuilder meta_index;
   BlockHandle handle;
@@ -232,6 +255,13 @@ Status DoblixTableBuilder::Finish() {
   handle.set_size(range_dels.size());
   if (!Append(range_dels).ok()) return status_;
   meta_index.Add(kDoblixRangeDelBlockName, handle);
+
+  if (!filter_block.empty()) {
+    handle.set_offset(offset_);
+    handle.set_size(filter_block.size());
+    if (!Append(filter_block).ok()) return status_;
+    meta_index.Add(kDoblixFilterBlockName, handle);
+  }
 
   PropertyBlockBuilder property_block;
   property_block.AddTableProperty(props_);
@@ -256,6 +286,27 @@ Status DoblixTableBuilder::Finish() {
   buffer_.clear();
   buffer_.shrink_to_fit();
   return status_;
+}
+
+void DoblixTableBuilder::BuildFilter(const std::vector<Slice>& keys, std::string* out) {
+  out->clear();
+  if (knobs_.filter_policy == nullptr || keys.empty()) return;
+  std::unique_ptr<FilterBitsBuilder> bits(
+      knobs_.filter_policy->GetBuilderWithContext(filter_context_));
+  if (bits == nullptr) return;
+  Slice previous;
+  for (size_t i = 0; i < keys.size(); i++) {
+    Slice user_key = ExtractUserKey(keys[i]);
+    if (i > 0 && user_key == previous) continue;  // one key's versions
+    bits->AddKey(user_key);
+    previous = user_key;
+  }
+  std::unique_ptr<const char[]> buf;
+  Slice filter = bits->Finish(&buf);
+  out->assign(filter.data(), filter.size());
+  PutFixed32(out, DoblixChecksum(out->data(), out->size()));
+  props_.filter_size = out->size();
+  props_.filter_policy_name = knobs_.filter_policy->Name();
 }
 
 std::string DoblixTableBuilder::GetFileChecksum() const {

@@ -10,6 +10,8 @@
 
 #include "db/table_properties_collector.h"
 #include "plugin/doblix/doblix_table_options.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
 #include "table/table_builder.h"
 
@@ -39,9 +41,17 @@ class DoblixTableBuilder : public TableBuilder {
  private:
   Status Append(const Slice& data);
   Status WriteBlocks(const std::vector<Slice>& keys, const std::vector<Slice>& values,
-                     std::string* model_block);
+                     std::string* model_block, std::string* filter_block);
+  // The filter policy's full filter of the keys' distinct user keys, with
+  // its checksum trailer, into *out (left empty without a policy, or when
+  // the policy builds none for this table).
+  void BuildFilter(const std::vector<Slice>& keys, std::string* out);
 
   const ImmutableOptions& ioptions_;
+  // What a filter policy may decide by (TableBuilderOptions does not
+  // outlive the constructor in compactions).
+  BlockBasedTableOptions filter_table_options_;
+  FilterBuildingContext filter_context_;
   DoblixTableOptions knobs_;
   WritableFileWriter* file_;
   std::vector<std::unique_ptr<IntTblPropCollector>> collectors_;

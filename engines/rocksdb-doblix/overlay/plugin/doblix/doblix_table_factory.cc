@@ -29,6 +29,10 @@ std::unordered_map<std::string, OptionTypeInfo> doblix_table_type_info = {
     {"agent_period",
      {offsetof(struct DoblixTableOptions, agent_period), OptionType::kUInt32T,
       OptionVerificationType::kNormal, OptionTypeFlags::kNone}},
+    {"filter_policy",
+     OptionTypeInfo::AsCustomSharedPtr<const FilterPolicy>(
+         offsetof(struct DoblixTableOptions, filter_policy),
+         OptionVerificationType::kByNameAllowFromNull, OptionTypeFlags::kNone)},
     {"rmi_leaves",
      {offsetof(struct DoblixTableOptions, rmi_leaves), OptionType::kUInt32T,
       OptionVerificationType::kNormal, OptionTypeFlags::kNone}},

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "rocksdb/cache.h"
+#include "rocksdb/filter_policy.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -47,6 +48,10 @@ struct DoblixTableOptions {
   uint32_t agent_period = 20;
   // Leaves of the tridentkv-style RMI per table, 0 = one per 64 entries.
   uint32_t rmi_leaves = 0;
+  // A full filter over the table's user keys, as the block-based table
+  // builds with the same option (e.g. "bloomfilter:10:false"); a point
+  // lookup checks it before the model. Null: no filter is built or used.
+  std::shared_ptr<const FilterPolicy> filter_policy;
   // Data blocks are cached here when set (the adapter passes the same LRU
   // cache as the block-based table gets).
   std::shared_ptr<Cache> block_cache;

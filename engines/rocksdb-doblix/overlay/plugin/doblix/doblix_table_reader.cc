@@ -80,6 +80,8 @@ Status DoblixTableReader::Open(const TableReaderOptions& tro, const DoblixTableO
   }
   s = r->LoadRangeDeletions(file_size);
   if (!s.ok()) return s;
+  s = r->LoadFilter(file_size);
+  if (!s.ok()) return s;
   *table = std::move(r);
   return Status::OK();
 }
@@ -113,6 +115,24 @@ Status DoblixTableReader::LoadRangeDeletions(uint64_t file_size) {
   std::unique_ptr<InternalIterator> it(
       new VectorIterator(std::move(keys), std::move(values), &icmp_));
   range_dels_ = std::make_shared<FragmentedRangeTombstoneList>(std::move(it), icmp_);
+  return Status::OK();
+}
+
+Status DoblixTableReader::LoadFilter(uint64_t file_size) {
+  if (options_.filter_policy == nullptr || properties_->filter_policy_name.empty()) {
+    return Status::OK();
+  }
+  Status s = ReadMetaBlock(file_.get(), nullptr, file_size, kDoblixTableMagicNumber, ioptions_,
+                           kDoblixFilterBlockName, BlockType::kFilter, &filter_block_);
+  if (!s.ok()) return s;
+  const Slice in = filter_block_.data;
+  if (in.size() < 4 || DecodeFixed32(in.data() + in.size() - 4) !=
+                           DoblixChecksum(in.data(), in.size() - 4)) {
+    return Status::Corruption("doblix filter block: checksum mismatch", file_->file_name());
+  }
+  // Any built-in policy reads any built-in filter (the block-based table
+  // relies on the same).
+  filter_.reset(options_.filter_policy->GetFilterBitsReader(Slice(in.data(), in.size() - 4)));
   return Status::OK();
 }
 
@@ -198,29 +218,29 @@ Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fi
         std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
     t0 = t1;
   };
-  const uint64_t x = model_.ChunkOf(ExtractUserKey(ikey));
   if (model_.kind == DoblixModelKind::kPlr) {
     bool found = false;
+    const uint64_t x = model_.ChunkOf(ExtractUserKey(ikey));
     Status s = SeekPlr(ro, ikey, x, fill_cache, block, index, holder, &found);
     if (!s.ok() || found) return s;
     model_misses.fetch_add(1, std::memory_order_relaxed);
   }
-  size_t b = model_.FindBlock(x);
+  const DoblixPlace place = model_.Locate(ExtractUserKey(ikey));
   lap(&doblix_step_nanos.s_block);
   doblix_step_nanos.model_lookups += timed ? 1 : 0;
-  if (b >= model_.segments.size()) {
-    // Past the last block (an RMI leaf after every key): the table's end.
-    b = model_.segments.size() - 1;
-    Status s = ReadBlock(ro, b, fill_cache, holder);
-    *block = b;
-    *index = holder->block.size();
-    return s;
-  }
+  const size_t b = place.block;
   Status s = ReadBlock(ro, b, fill_cache, holder);
   if (!s.ok()) return s;
+  *block = b;
+  if (place.where != DoblixPlace::kModel) {
+    // Before or after every key of a node: its first block's start, or
+    // past its last block's end.
+    *index = place.where == DoblixPlace::kStart ? 0 : holder->block.size();
+    return s;
+  }
   if (timed) t0 = std::chrono::steady_clock::now();  // L-block is PerfContext's block_read_time
   uint32_t lo = 0, hi = 0;
-  model_.SearchRange(b, x, holder->block.size(), &lo, &hi);
+  model_.SearchRange(b, place.x, holder->block.size(), &lo, &hi);
   lap(&doblix_step_nanos.s_block);
   bool outside = false;
   uint32_t i;
@@ -234,11 +254,11 @@ Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fi
   }
   lap(&doblix_step_nanos.s_kv);
   // A run of keys sharing x that B_max split over several blocks: the
-  // lower bound may lie inside a later block of the run (FindBlock started
+  // lower bound may lie inside a later block of the run (Locate started
   // at its first). Past the run, the next block's first entry is it.
   size_t at = b;
   while (i == holder->block.size() && at + 1 < model_.segments.size() &&
-         model_.segments[at + 1].cont && model_.segments[at + 1].first_chunk == x) {
+         model_.segments[at + 1].cont && model_.segments[at + 1].first_chunk == place.x) {
     s = ReadBlock(ro, ++at, fill_cache, holder);
     if (!s.ok()) return s;
     i = holder->block.LowerBound(ikey);
@@ -281,8 +301,19 @@ Status DoblixTableReader::SeekPlr(const ReadOptions& ro, const Slice& ikey, uint
 }
 
 Status DoblixTableReader::Get(const ReadOptions& ro, const Slice& key, GetContext* get_context,
-                              const SliceTransform* /*prefix_extractor*/, bool /*skip_filters*/) {
+                              const SliceTransform* /*prefix_extractor*/, bool skip_filters) {
   if (model_.segments.empty()) return Status::OK();
+  if (filter_ != nullptr && !skip_filters) {
+    // The full filter first, as the block-based table: an absent key
+    // costs neither the model nor a block.
+    if (!filter_->MayMatch(ExtractUserKey(key))) {
+      PERF_COUNTER_ADD(bloom_sst_miss_count, 1);
+      RecordTick(ioptions_.stats, BLOOM_FILTER_USEFUL);
+      return Status::OK();
+    }
+    PERF_COUNTER_ADD(bloom_sst_hit_count, 1);
+    RecordTick(ioptions_.stats, BLOOM_FILTER_FULL_POSITIVE);
+  }
   // The agent's latency signal: this table's part of each point lookup.
   struct AgentTimer {
     DoblixAgent* agent;
@@ -343,8 +374,12 @@ FragmentedRangeTombstoneIterator* DoblixTableReader::NewRangeTombstoneIterator(
 
 uint64_t DoblixTableReader::ApproximateOffsetOf(const Slice& key, TableReaderCaller /*caller*/) {
   if (model_.segments.empty()) return 0;
-  size_t b = model_.FindBlock(model_.ChunkOf(ExtractUserKey(key)));
-  return b < model_.segments.size() ? model_.segments[b].offset : properties_->data_size;
+  const DoblixPlace place = model_.Locate(ExtractUserKey(key));
+  if (place.where == DoblixPlace::kEnd) {
+    return place.block + 1 < model_.segments.size() ? model_.segments[place.block + 1].offset
+                                                    : properties_->data_size;
+  }
+  return model_.segments[place.block].offset;
 }
 
 uint64_t DoblixTableReader::ApproximateSize(const Slice& start, const Slice& end,

@@ -13,6 +13,8 @@
 #include "plugin/doblix/doblix_model.h"
 #include "plugin/doblix/doblix_table_options.h"
 #include "rocksdb/cache.h"
+#include "table/block_based/filter_policy_internal.h"
+#include "table/format.h"
 #include "table/table_reader.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -86,6 +88,9 @@ class DoblixTableReader : public TableReader {
   DoblixTableReader(const TableReaderOptions& tro, const DoblixTableOptions& options,
                     std::unique_ptr<RandomAccessFileReader>&& file);
   Status LoadRangeDeletions(uint64_t file_size);
+  // Reads the table's filter block when it has one and a filter policy is
+  // set (as the block-based table, a table's filter is used only then).
+  Status LoadFilter(uint64_t file_size);
   // Bourbon-style lookup: reads every block the PLR's error range touches.
   // *found is false when the range did not hold the key's lower bound (the
   // caller then locates it without the model).
@@ -99,6 +104,8 @@ class DoblixTableReader : public TableReader {
   std::shared_ptr<const TableProperties> properties_;
   DoblixModel model_;
   std::shared_ptr<FragmentedRangeTombstoneList> range_dels_;
+  BlockContents filter_block_;
+  std::unique_ptr<FilterBitsReader> filter_;
   std::string cache_key_prefix_;
 };
 

@@ -1,0 +1,36 @@
+// Builds DobLIX's string index (seed 002 §II-B2, §III-C, §III-E): a tree in
+// the spirit of RSS whose nodes each map their keys to the 8 bytes after
+// the keys' shared prefix and cut them into data blocks with the
+// dual-objective PLA or PRA (one model segment per block, Fig. 2d). A run
+// of keys sharing those 8 bytes that no block model could bound (more
+// than E keys, or more bytes than one block) becomes a child node over the
+// bytes after its own shared prefix, so long keys with long common parts
+// (64-byte keys) still get a learned index at every level. The lookup side
+// is DoblixModel::Locate.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "plugin/doblix/doblix_segmenter.h"
+#include "rocksdb/slice.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class DoblixModel;
+
+class DoblixStringIndex {
+ public:
+  // Cuts the table's sorted `user_keys` (entry sizes in `bytes`) into
+  // blocks, model->kind kPla (error E = `error`) or kPra, and fills
+  // model->nodes and model->segments (all but offset and size); returns
+  // the blocks in key order. model->prefix must hold the keys' common
+  // prefix.
+  static std::vector<DoblixCut> Build(const std::vector<Slice>& user_keys,
+                                      const std::vector<uint32_t>& bytes, uint32_t error,
+                                      uint32_t max_block, DoblixModel* model);
+  // Children stop here (each level moves >= 8 bytes into the key).
+  static constexpr int kMaxDepth = 512;
+};
+
+}  // namespace ROCKSDB_NAMESPACE
