@@ -150,7 +150,9 @@ void Run(int kind, bool pra, uint32_t error, uint32_t max_block, uint64_t seed) 
   DoblixModel m;
   m.kind = pra ? DoblixModelKind::kPra : DoblixModelKind::kPla;
   m.prefix = keys.front().substr(0, Slice(keys.front()).difference_offset(keys.back()));
-  std::vector<DoblixCut> cuts = DoblixStringIndex::Build(user_keys, bytes, error, max_block, &m);
+  std::vector<uint64_t> chunk_buffer;
+  std::vector<DoblixCut> cuts =
+      DoblixStringIndex::Build(user_keys, bytes, error, max_block, &m, &chunk_buffer);
   // Blocks tile the keys in order, each within B_max unless one entry.
   size_t next = 0;
   for (const DoblixCut& c : cuts) {

@@ -375,9 +375,7 @@ size_t DoblixModel::FindBlock(uint64_t x) const {
 
 double DoblixModel::Predict(size_t b, uint64_t x) const {
   const DoblixSegment& s = segments[b];
-  if (x <= s.first_chunk) return s.intercept;
-  return static_cast<double>(s.intercept) +
-         static_cast<double>(s.slope) * static_cast<double>(x - s.first_chunk);
+  return DoblixPredict(s.first_chunk, s.slope, s.intercept, x);
 }
 
 void DoblixModel::SearchRange(size_t b, uint64_t x, uint32_t n, uint32_t* lo,

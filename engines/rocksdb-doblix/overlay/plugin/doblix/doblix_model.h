@@ -29,6 +29,14 @@ struct DoblixPlrSegment {
   uint32_t error = 0;
 };
 
+// A block's line at integer x, in positions inside the block: the one
+// arithmetic both the lookup and the builder's error measurement use.
+inline double DoblixPredict(uint64_t first_chunk, float slope, float intercept, uint64_t x) {
+  if (x <= first_chunk) return intercept;
+  return static_cast<double>(intercept) +
+         static_cast<double>(slope) * static_cast<double>(x - first_chunk);
+}
+
 struct DoblixSegment {
   uint64_t first_chunk = 0;  // integer of the block's first user key
   uint64_t offset = 0;       // block position in the file
