@@ -3,7 +3,8 @@
 // Each round writes the same tables of consecutive keys of a SOSD dataset
 // with RocksDB's SstFileWriter, once per factory, in alternating order, then
 // reads each table back in order with an iterator (what a compaction does
-// with its inputs). Thread CPU time is reported, the fair number on a
+// with its inputs), then seeks it at random present keys (index and
+// in-block search; the blocks come from the page cache). Thread CPU time is reported, the fair number on a
 // shared machine; DobLIX's own split (training, serialization) comes from
 // its table properties.
 //
@@ -62,7 +63,8 @@ std::string Encode(uint64_t k, size_t width) {
 }
 
 struct Cost {
-  double write_cpu = 0, read_cpu = 0;
+  double write_cpu = 0, read_cpu = 0, seek_cpu = 0;
+  uint64_t seeks = 0;
   uint64_t bytes = 0, train_us = 0, serialize_us = 0;
 };
 
@@ -100,6 +102,20 @@ void Round(const std::string& name, const Options& opt, const std::vector<uint64
               it->status().ToString().c_str());
       exit(1);
     }
+    std::vector<std::string> probes;
+    for (size_t i = 0; i < 2000; i++) {
+      probes.push_back(Encode(keys[t * entries + (i * 7919) % entries], width));
+    }
+    c0 = CpuSeconds();
+    for (const std::string& p : probes) {
+      it->Seek(p);
+      if (!it->Valid() || it->key() != p) {
+        fprintf(stderr, "error: %s table %zu: seek missed a present key\n", name.c_str(), t);
+        exit(1);
+      }
+    }
+    cost->seek_cpu += CpuSeconds() - c0;
+    cost->seeks += probes.size();
     auto props = reader.GetTableProperties();
     auto u = props->user_collected_properties.find("doblix.train_micros");
     if (u != props->user_collected_properties.end()) cost->train_us += std::stoull(u->second);
@@ -168,8 +184,10 @@ int main(int argc, char** argv) {
   printf("%s, %s keys, %zu tables x %zu entries, %d rounds (thread CPU seconds, summed)\n",
          argv[1], encoding.c_str(), tables, entries, rounds);
   for (auto& [spec, c] : costs) {
-    printf("%-28s write %7.3f s (x%.2f)  read %7.3f s (x%.2f)  file MiB %7.1f", spec.c_str(),
-           c.write_cpu, c.write_cpu / base.write_cpu, c.read_cpu, c.read_cpu / base.read_cpu,
+    printf("%-28s write %7.3f s (x%.2f)  read %7.3f s (x%.2f)  seek %6.0f ns (x%.2f)  "
+           "file MiB %7.1f",
+           spec.c_str(), c.write_cpu, c.write_cpu / base.write_cpu, c.read_cpu,
+           c.read_cpu / base.read_cpu, c.seek_cpu / c.seeks * 1e9, c.seek_cpu / base.seek_cpu,
            c.bytes / 1048576.0);
     if (c.train_us + c.serialize_us > 0) {
       printf("  train %.3f s  serialize %.3f s", c.train_us / 1e6, c.serialize_us / 1e6);
