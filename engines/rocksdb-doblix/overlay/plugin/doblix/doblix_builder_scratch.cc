@@ -5,10 +5,12 @@
 namespace ROCKSDB_NAMESPACE {
 
 namespace {
-// Bounds on what a thread keeps between tables.
-constexpr size_t kPooledScratches = 2;
-constexpr size_t kPooledChunks = 64;           // 64 MiB of entries
-constexpr size_t kPooledEntries = 4u << 20;    // slots in the arrays
+// Bounds on what a thread keeps between tables (at most ~16 MiB): tables
+// up to 8 MiB of entries reuse all their memory, larger ones the first
+// 8 MiB (the rest in fresh chunks, still without regrowth copies).
+constexpr size_t kPooledScratches = 1;
+constexpr size_t kPooledChunks = 8;            // 8 MiB of entries
+constexpr size_t kPooledEntries = 128u << 10;  // slots in each array
 
 thread_local std::vector<std::unique_ptr<DoblixBuilderScratch>> pool;
 
