@@ -5,7 +5,8 @@
 // 2^64-1), PLA and PRA over a sweep of E and B_max, every query's
 // std::lower_bound lies where the index says (start of a block, past its
 // end, or within the block model's range), the same after a serialization
-// round trip; and every truncation of the model block is rejected.
+// round trip (which also builds the nodes' radix tables); and every
+// truncation of the model block is rejected.
 // Built by engines/rocksdb-doblix/run_tests.sh against librocksdb.a.
 #include <algorithm>
 #include <cstdio>
@@ -150,7 +151,9 @@ void Run(int kind, bool pra, uint32_t error, uint32_t max_block, uint64_t seed) 
   DoblixModel m;
   m.kind = pra ? DoblixModelKind::kPra : DoblixModelKind::kPla;
   m.prefix = keys.front().substr(0, Slice(keys.front()).difference_offset(keys.back()));
-  std::vector<DoblixCut> cuts = DoblixStringIndex::Build(user_keys, bytes, error, max_block, &m);
+  std::vector<uint64_t> chunk_buffer;
+  std::vector<DoblixCut> cuts =
+      DoblixStringIndex::Build(user_keys, bytes, error, max_block, &m, &chunk_buffer);
   // Blocks tile the keys in order, each within B_max unless one entry.
   size_t next = 0;
   for (const DoblixCut& c : cuts) {
@@ -188,6 +191,10 @@ void Run(int kind, bool pra, uint32_t error, uint32_t max_block, uint64_t seed) 
               d.nodes[i].first_block == m.nodes[i].first_block &&
               d.nodes[i].last_block == m.nodes[i].last_block,
           "%s node %zu differs after decode", label.c_str(), i);
+  }
+  // Loading builds the radix tables (the built model searches without).
+  if (kind == 4 && max_block <= 4096) {
+    CHECK(!d.nodes.empty() && !d.nodes[0].radix.empty(), "%s no radix table", label.c_str());
   }
   CheckPlaces(d, cuts, keys, queries, label + " decoded");
   std::string again;

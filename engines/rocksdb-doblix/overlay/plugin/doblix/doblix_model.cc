@@ -268,7 +268,38 @@ Status DoblixModel::DecodeNode(Slice* in, size_t id, uint32_t base, int depth,
   if (n.ref.empty() || *next_block == n.first_block) return bad("empty node");
   if (!std::is_sorted(n.chunk.begin(), n.chunk.end())) return bad("order");
   nodes[id].last_block = *next_block - 1;
+  nodes[id].BuildRadix(depth);
   return Status::OK();
+}
+
+size_t DoblixNode::UpperBound(uint64_t x) const {
+  if (radix.empty() || x < chunk.front()) {
+    return static_cast<size_t>(std::upper_bound(chunk.begin(), chunk.end(), x) - chunk.begin());
+  }
+  const uint64_t p = std::min<uint64_t>((x - chunk.front()) >> radix_shift, radix.size() - 2);
+  return static_cast<size_t>(
+      std::upper_bound(chunk.begin() + radix[p], chunk.begin() + radix[p + 1], x) -
+      chunk.begin());
+}
+
+void DoblixNode::BuildRadix(int depth) {
+  radix.clear();
+  const size_t n = chunk.size();
+  const uint64_t span = n == 0 ? 0 : chunk.back() - chunk.front();
+  if (n < 16 || span == 0) return;
+  int bits = depth == 0 ? 18 : depth == 1 ? 12 : 8;
+  int need = 1;
+  while ((size_t{1} << need) < n && need < 62) need++;
+  bits = std::min(bits, need + 1);
+  int top = 63 - __builtin_clzll(span);  // highest set bit of the span
+  radix_shift = static_cast<uint8_t>(std::max(0, top + 1 - bits));
+  const uint64_t slots = (span >> radix_shift) + 1;
+  radix.assign(slots + 1, 0);
+  size_t i = 0;
+  for (uint64_t p = 0; p <= slots; p++) {
+    while (i < n && ((chunk[i] - chunk.front()) >> radix_shift) < p) i++;
+    radix[p] = static_cast<uint32_t>(i);
+  }
 }
 
 DoblixPlace DoblixModel::Locate(const Slice& user_key) const {
@@ -291,13 +322,13 @@ DoblixPlace DoblixModel::Locate(const Slice& user_key) const {
   const DoblixNode* n = &nodes[0];
   for (;;) {
     place.x = DoblixChunk(user_key, n->skip);
-    auto it = std::upper_bound(n->chunk.begin(), n->chunk.end(), place.x);
-    if (it == n->chunk.begin()) {
+    const size_t upper = n->UpperBound(place.x);
+    if (upper == 0) {
       place.block = n->first_block;
       place.where = DoblixPlace::kStart;
       return place;
     }
-    const size_t j = static_cast<size_t>(it - n->chunk.begin()) - 1;
+    const size_t j = upper - 1;
     const uint32_t ref = n->ref[j];
     if ((ref & DoblixNode::kChild) != 0) {
       const DoblixNode& c = nodes[ref & ~DoblixNode::kChild];
@@ -375,9 +406,7 @@ size_t DoblixModel::FindBlock(uint64_t x) const {
 
 double DoblixModel::Predict(size_t b, uint64_t x) const {
   const DoblixSegment& s = segments[b];
-  if (x <= s.first_chunk) return s.intercept;
-  return static_cast<double>(s.intercept) +
-         static_cast<double>(s.slope) * static_cast<double>(x - s.first_chunk);
+  return DoblixPredict(s.first_chunk, s.slope, s.intercept, x);
 }
 
 void DoblixModel::SearchRange(size_t b, uint64_t x, uint32_t n, uint32_t* lo,

@@ -29,6 +29,14 @@ struct DoblixPlrSegment {
   uint32_t error = 0;
 };
 
+// A block's line at integer x, in positions inside the block: the one
+// arithmetic both the lookup and the builder's error measurement use.
+inline double DoblixPredict(uint64_t first_chunk, float slope, float intercept, uint64_t x) {
+  if (x <= first_chunk) return intercept;
+  return static_cast<double>(intercept) +
+         static_cast<double>(slope) * static_cast<double>(x - first_chunk);
+}
+
 struct DoblixSegment {
   uint64_t first_chunk = 0;  // integer of the block's first user key
   uint64_t offset = 0;       // block position in the file
@@ -56,6 +64,16 @@ struct DoblixNode {
   std::vector<uint64_t> chunk;  // each item's first integer, ascending
   std::vector<uint32_t> ref;    // a block, or kChild | node
   uint32_t first_block = 0, last_block = 0;  // the blocks under this node
+  // RSS's radix table (§IV-A: 18 bits at the root, 12 at the next level,
+  // 8 below; here also at most one bit more than the items need): items
+  // whose integer minus chunk[0], shifted right by radix_shift, is p lie in
+  // [radix[p], radix[p+1]). Rebuilt when the model is loaded, not stored;
+  // empty for small nodes (binary search over all items then).
+  std::vector<uint32_t> radix;
+  uint8_t radix_shift = 0;
+  // The first item whose integer is greater than x (std::upper_bound).
+  size_t UpperBound(uint64_t x) const;
+  void BuildRadix(int depth);
 };
 
 // Where a key's lower bound lies: at the start of `block`, past its end, or
@@ -120,7 +138,7 @@ class DoblixModel {
     size_t node_bytes = nodes.capacity() * sizeof(DoblixNode);
     for (const DoblixNode& n : nodes) {
       node_bytes += n.extra.capacity() + n.chunk.capacity() * sizeof(uint64_t) +
-                    n.ref.capacity() * sizeof(uint32_t);
+                    (n.ref.capacity() + n.radix.capacity()) * sizeof(uint32_t);
     }
     return sizeof(*this) + node_bytes + prefix.capacity() +
            segments.capacity() * sizeof(DoblixSegment) +

@@ -28,15 +28,10 @@ void ForEachPoint(const std::vector<uint64_t>& chunks, size_t begin, size_t end,
 }  // namespace
 
 void DoblixSegmenter::Measure(const std::vector<uint64_t>& chunks, DoblixCut* cut) {
-  DoblixSegment s;
-  s.first_chunk = chunks[cut->begin];
-  s.slope = cut->slope;
-  s.intercept = cut->intercept;
-  DoblixModel m;
-  m.segments.push_back(s);
+  const uint64_t first = chunks[cut->begin];
   double worst = 0;
   ForEachPoint(chunks, cut->begin, cut->end, [&](uint64_t x, double y) {
-    worst = std::max(worst, std::fabs(m.Predict(0, x) - y));
+    worst = std::max(worst, std::fabs(DoblixPredict(first, cut->slope, cut->intercept, x) - y));
   });
   cut->error = static_cast<uint32_t>(std::min(std::ceil(worst), 1e9));
 }

@@ -12,9 +12,11 @@ namespace {
 class TreeBuilder {
  public:
   TreeBuilder(const std::vector<Slice>& keys, const std::vector<uint32_t>& bytes, uint32_t error,
-              uint32_t max_block, DoblixModel* model)
+              uint32_t max_block, DoblixModel* model, std::vector<uint64_t>* chunks)
       : keys_(keys), bytes_(bytes), error_(error), max_block_(max_block), model_(model),
-        chunks_(keys.size()) {}
+        chunks_(*chunks) {
+    chunks_.resize(keys.size());
+  }
 
   // Node `id` over keys [begin, end), which share their padded bytes
   // before `skip`.
@@ -94,7 +96,7 @@ class TreeBuilder {
   const std::vector<uint32_t>& bytes_;
   const uint32_t error_, max_block_;
   DoblixModel* model_;
-  std::vector<uint64_t> chunks_;
+  std::vector<uint64_t>& chunks_;
   std::vector<DoblixCut> cuts_;
 };
 
@@ -103,11 +105,12 @@ class TreeBuilder {
 std::vector<DoblixCut> DoblixStringIndex::Build(const std::vector<Slice>& user_keys,
                                                 const std::vector<uint32_t>& bytes,
                                                 uint32_t error, uint32_t max_block,
-                                                DoblixModel* model) {
+                                                DoblixModel* model,
+                                                std::vector<uint64_t>* chunk_buffer) {
   model->nodes.clear();
   model->segments.clear();
   if (user_keys.empty()) return {};
-  TreeBuilder tree(user_keys, bytes, error, max_block, model);
+  TreeBuilder tree(user_keys, bytes, error, max_block, model, chunk_buffer);
   model->nodes.emplace_back();
   tree.Build(0, 0, user_keys.size(), static_cast<uint32_t>(model->prefix.size()), 0);
   return tree.TakeCuts();

@@ -26,9 +26,11 @@ class DoblixStringIndex {
   // model->nodes and model->segments (all but offset and size); returns
   // the blocks in key order. model->prefix must hold the keys' common
   // prefix.
+  // *chunk_buffer is working memory (resized to the key count).
   static std::vector<DoblixCut> Build(const std::vector<Slice>& user_keys,
                                       const std::vector<uint32_t>& bytes, uint32_t error,
-                                      uint32_t max_block, DoblixModel* model);
+                                      uint32_t max_block, DoblixModel* model,
+                                      std::vector<uint64_t>* chunk_buffer);
   // Children stop here (each level moves >= 8 bytes into the key).
   static constexpr int kMaxDepth = 512;
 };

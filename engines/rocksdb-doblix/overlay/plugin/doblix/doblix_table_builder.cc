@@ -38,6 +38,7 @@ DoblixTableBuilder::DoblixTableBuilder(const TableBuilderOptions& tbo,
       filter_context_(filter_table_options_),
       knobs_(knobs),
       file_(file),
+      scratch_(DoblixBuilderScratch::Acquire()),
       flush_(tbo.reason == TableFileCreationReason::kFlush) {
   // Keys become integers by their bytes, so the order must be bytewise.
   const Comparator* ucmp = tbo.internal_comparator.user_comparator();
@@ -81,6 +82,7 @@ DoblixTableBuilder::DoblixTableBuilder(const TableBuilderOptions& tbo,
 }
 
 DoblixTableBuilder::~DoblixTableBuilder() {
+  DoblixBuilderScratch::Release(std::move(scratch_));
   status_.PermitUncheckedError();
   io_status_.PermitUncheckedError();
 }
@@ -98,9 +100,20 @@ void DoblixTableBuilder::Add(const Slice& key, const Slice& value) {
     range_del_values_.push_back(value.ToString());
     props_.num_range_deletions++;
   } else {
-    buffer_.append(key.data(), key.size());
-    buffer_.append(value.data(), value.size());
-    sizes_.emplace_back(static_cast<uint32_t>(key.size()), static_cast<uint32_t>(value.size()));
+    const Slice user_key = parsed.user_key;
+    if (props_.num_entries == 0) {
+      first_user_key_.assign(user_key.data(), user_key.size());
+      prefix_len_ = user_key.size();
+    } else {
+      // Sorted input: the prefix shared with the first key only shrinks.
+      size_t n = std::min<size_t>(prefix_len_, user_key.size());
+      if (n < prefix_len_ || memcmp(user_key.data(), first_user_key_.data(), n) != 0) {
+        size_t i = 0;
+        while (i < n && user_key[i] == first_user_key_[i]) i++;
+        prefix_len_ = i;
+      }
+    }
+    scratch_->Append(key, value);
     props_.num_entries++;
     props_.raw_key_size += key.size();
     props_.raw_value_size += value.size();
@@ -111,7 +124,7 @@ void DoblixTableBuilder::Add(const Slice& key, const Slice& value) {
       props_.num_merge_operands++;
     }
   }
-  NotifyCollectTableCollectorsOnAdd(key, value, buffer_.size(), collectors_, ioptions_.logger);
+  NotifyCollectTableCollectorsOnAdd(key, value, FileSize(), collectors_, ioptions_.logger);
 }
 
 Status DoblixTableBuilder::Append(const Slice& data) {
@@ -136,16 +149,18 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
   if (!keys.empty()) {
     Slice first = ExtractUserKey(keys.front()), last = ExtractUserKey(keys.back());
     model.prefix.assign(first.data(), first.difference_offset(last));
-    std::vector<uint32_t> bytes(keys.size());
+    std::vector<uint32_t>& bytes = scratch_->bytes;
+    bytes.resize(keys.size());
     for (size_t i = 0; i < keys.size(); i++) {
       // Entry bytes: both lengths' varints (at most 10), key, value, offset.
       bytes[i] = static_cast<uint32_t>(keys[i].size() + values[i].size() + 10 + 4);
     }
     if (model.kind == DoblixModelKind::kPla || model.kind == DoblixModelKind::kPra) {
-      std::vector<Slice> user_keys(keys.size());
+      std::vector<Slice>& user_keys = scratch_->user_keys;
+      user_keys.resize(keys.size());
       for (size_t i = 0; i < keys.size(); i++) user_keys[i] = ExtractUserKey(keys[i]);
       cuts = DoblixStringIndex::Build(user_keys, bytes, knobs_.error, knobs_.max_block_size,
-                                      &model);
+                                      &model, &scratch_->chunks);
     } else {
       // The baselines index the table's first 8 bytes past its prefix only.
       std::vector<uint64_t> chunks(keys.size());
@@ -224,15 +239,8 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
 Status DoblixTableBuilder::Finish() {
   closed_ = true;
   if (!status_.ok()) return status_;
-  std::vector<Slice> keys, values;
-  keys.reserve(sizes_.size());
-  values.reserve(sizes_.size());
-  size_t pos = 0;
-  for (auto [k, v] : sizes_) {
-    keys.emplace_back(buffer_.data() + pos, k);
-    values.emplace_back(buffer_.data() + pos + k, v);
-    pos += k + v;
-  }
+  const std::vector<Slice>& keys = scratch_->keys;
+  const std::vector<Slice>& values = scratch_->values;
   std::string model_block, filter_block;
   if (!WriteBlocks(keys, values, &model_block, &filter_block).ok()) return status_;
 
@@ -283,8 +291,6 @@ Status DoblixTableBuilder::Finish() {
   footer.Build(kDoblixTableMagicNumber, kDoblixFormatVersion, offset_, kNoChecksum, meta_handle);
   if (!Append(footer.GetSlice()).ok()) return status_;
 
-  buffer_.clear();
-  buffer_.shrink_to_fit();
   return status_;
 }
 

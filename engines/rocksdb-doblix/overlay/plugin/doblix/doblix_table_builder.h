@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "db/table_properties_collector.h"
+#include "plugin/doblix/doblix_builder_scratch.h"
 #include "plugin/doblix/doblix_table_options.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
@@ -33,7 +34,15 @@ class DoblixTableBuilder : public TableBuilder {
   Status Finish() override;
   void Abandon() override { closed_ = true; }
   uint64_t NumEntries() const override { return props_.num_entries; }
-  uint64_t FileSize() const override { return closed_ ? offset_ : buffer_.size(); }
+  // Before Finish, an estimate of the file: entries as blocks store them
+  // (without the table's common prefix, which every block's prefix holds,
+  // plus lengths and offset), so compactions cut tables near the target
+  // size even for long keys that share most of their bytes.
+  uint64_t FileSize() const override {
+    return closed_ ? offset_
+                   : scratch_->entry_bytes() + props_.num_entries * kEntryOverhead -
+                         props_.num_entries * prefix_len_;
+  }
   TableProperties GetTableProperties() const override { return props_; }
   std::string GetFileChecksum() const override;
   const char* GetFileChecksumFuncName() const override;
@@ -56,9 +65,12 @@ class DoblixTableBuilder : public TableBuilder {
   WritableFileWriter* file_;
   std::vector<std::unique_ptr<IntTblPropCollector>> collectors_;
   TableProperties props_;
-  // Entries as [key][value] back to back, with their sizes.
-  std::string buffer_;
-  std::vector<std::pair<uint32_t, uint32_t>> sizes_;
+  // The table's entries until Finish (and Finish's working arrays).
+  std::unique_ptr<DoblixBuilderScratch> scratch_;
+  // The user-key prefix all entries so far share (with the first one).
+  std::string first_user_key_;
+  uint64_t prefix_len_ = 0;
+  static constexpr uint64_t kEntryOverhead = 2 + 4;  // two length varints, offset
   std::vector<std::string> range_del_keys_, range_del_values_;
   uint64_t offset_ = 0;
   bool flush_ = false;
