@@ -4,7 +4,9 @@ Two comparisons, each run in one invocation with repetitions interleaved
 (A B C A B C ...) on the same dataset, seed and lookup stream:
   indexes  FP vs PGM, RS, RMI, PLEX at position boundary 16: point-lookup
            latency (mean, p50, p99 of lsmbench's get histogram) and index
-           memory (the engine record's index_bytes); ratios against FP.
+           memory (the engine record's index_bytes, every live table);
+           ratios against FP, and LevelDB's own index block with ~16-entry
+           blocks (fp_leveldb: the paper's FP) for reference.
   slr      LevelDB's index-block search (slr=off), the same search in our
            reader (slr=binary) and SLR (eq, ea): latency and comparisons per
            lookup; ratios against off and binary.
@@ -39,6 +41,11 @@ PARTS = {
             "rs": ["index=rs", "position_boundary=16"],
             "rmi": ["index=rmi", "position_boundary=16"],
             "plex": ["index=plex", "position_boundary=16"],
+            # The paper's FP (seed 000 §4.2): LevelDB's own fence pointers, its
+            # index block, with data blocks cut to about 16 entries (~22 bytes
+            # each with prefix compression); lidx's fp above keeps 8 bytes per
+            # 16 entries instead of an internal key and a block handle.
+            "fp_leveldb": ["index=native", "slr=off", "block_size=352"],
         },
         "baseline": "fp",
     },
@@ -75,7 +82,7 @@ def run(binary, dataset, opts, value_bytes, ops, seed, work, timers):
     eng = next(r for r in recs if r["type"] == "engine")
     look = next((r for r in recs if r["type"] == "breakdown" and r["scope"] == "lookup"), None)
     out = {"mean_ns": get["mean"], "p50_ns": get["p50"], "p99_ns": get["p99"],
-           "index_bytes": eng["index_bytes"], "tables": eng["learned"]["tables_open"]}
+           "index_bytes": eng["index_bytes"], "tables": eng["tables"]}
     if look:
         out["comparisons_per_lookup"] = look["counters"]["comparisons_per_lookup"]
         out["index_search_ns"] = look["per_op"]["index_search"]
