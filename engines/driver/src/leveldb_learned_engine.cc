@@ -159,8 +159,13 @@ class LearnedEngine : public LevelDBEngine {
 
   void AddStats(nlohmann::json* stats) override {
     leveldb::LiveIndexMemory mem;
-    leveldb::Status ms =
-        leveldb::MeasureLiveIndexMemory(*format_, options(), dir(), LiveTables(), &mem);
+    leveldb::Status ms;
+    // A compaction finishing meanwhile may delete a table just listed: list
+    // the live tables again and retry.
+    for (int attempt = 0; attempt < 5; attempt++) {
+      ms = leveldb::MeasureLiveIndexMemory(*format_, options(), dir(), LiveTables(), &mem);
+      if (ms.ok()) break;
+    }
     // A partial total must not pass for the index memory.
     if (!ms.ok()) {
       throw std::runtime_error("leveldb-learned: cannot measure the index memory of live tables: " +

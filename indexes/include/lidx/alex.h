@@ -47,6 +47,7 @@
 #include "lidx/detail/alex_lipp_dili_common.h"
 #include "lidx/detail/options.h"
 #include "lidx/detail/serialize.h"
+#include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
 namespace lidx {
@@ -89,9 +90,9 @@ class AlexIndex final : public Index<K> {
       Reset();
       return s;
     }
-    inners_.shrink_to_fit();
-    children_.shrink_to_fit();
-    data_.shrink_to_fit();
+    detail::ShrinkToFit(&inners_);
+    detail::ShrinkToFit(&children_);
+    detail::ShrinkToFit(&data_);
     stats_ = BuildStats{n, data_.size(), max_level_, 0};
     stats_.build_seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - t0)
@@ -517,10 +518,10 @@ class AlexIndex final : public Index<K> {
   // Empty index: one data node of one gap answering 0.
   void Reset() {
     Clear();
-    inners_.shrink_to_fit();
-    children_.shrink_to_fit();
+    detail::ShrinkToFit(&inners_);
+    detail::ShrinkToFit(&children_);
     data_.clear();
-    data_.shrink_to_fit();
+    detail::ShrinkToFit(&data_);
     data_.resize(1);
     Data& d = data_[0];
     d.capacity = 1;

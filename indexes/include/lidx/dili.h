@@ -47,6 +47,7 @@
 #include "lidx/detail/lipp_slots.h"
 #include "lidx/detail/options.h"
 #include "lidx/detail/serialize.h"
+#include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
 namespace lidx {
@@ -87,8 +88,8 @@ class DiliIndex final : public Index<K> {
       Reset();
       return s;
     }
-    inners_.shrink_to_fit();
-    children_.shrink_to_fit();
+    detail::ShrinkToFit(&inners_);
+    detail::ShrinkToFit(&children_);
     stats_ = BuildStats{n, slots_.size(), max_level_, 0};
     stats_.build_seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - t0)
@@ -352,8 +353,8 @@ class DiliIndex final : public Index<K> {
 
   void Reset() {
     Clear();
-    inners_.shrink_to_fit();
-    children_.shrink_to_fit();
+    detail::ShrinkToFit(&inners_);
+    detail::ShrinkToFit(&children_);
   }
 
   void Swap(DiliIndex* o) {

@@ -18,6 +18,7 @@
 
 #include "lidx/detail/options.h"
 #include "lidx/detail/serialize.h"
+#include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
 namespace lidx {
@@ -40,7 +41,7 @@ class FenceIndex final : public Index<K> {
     fences_.clear();
     fences_.reserve((n + entries_ - 1) / entries_);
     for (size_t i = 0; i < n; i += entries_) fences_.push_back(keys[i]);
-    fences_.shrink_to_fit();
+    detail::ShrinkToFit(&fences_);
     stats_ = BuildStats{n, fences_.size(), 1, 0};
     stats_.build_seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - t0)

@@ -22,6 +22,7 @@
 #include "lidx/detail/options.h"
 #include "lidx/detail/segments.h"
 #include "lidx/detail/serialize.h"
+#include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
 namespace lidx {
@@ -164,7 +165,7 @@ class FitingTreeIndex final : public Index<K> {
       below = level.size();
       inner_.push_back(std::move(level));
     }
-    inner_.shrink_to_fit();
+    detail::ShrinkToFit(&inner_);
   }
 
   uint64_t error_ = 32;

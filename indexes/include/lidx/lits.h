@@ -59,6 +59,7 @@
 
 #include "lidx/detail/options.h"
 #include "lidx/detail/serialize.h"
+#include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 #include "lidx/string_index.h"
 
@@ -120,12 +121,12 @@ class Lits final : public StringIndex {
     TrainHpt();
     BuildTree();
 
-    bytes_.shrink_to_fit();
-    offs_.shrink_to_fit();
-    pos_.shrink_to_fit();
-    nodes_.shrink_to_fit();
-    items_.shrink_to_fit();
-    labels_.shrink_to_fit();
+    detail::ShrinkToFit(&bytes_);
+    detail::ShrinkToFit(&offs_);
+    detail::ShrinkToFit(&pos_);
+    detail::ShrinkToFit(&nodes_);
+    detail::ShrinkToFit(&items_);
+    detail::ShrinkToFit(&labels_);
     stats_ = BuildStats{n, nodes_.size(), levels_, 0};
     stats_.build_seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - t0)
@@ -300,8 +301,8 @@ class Lits final : public StringIndex {
       }
       cdf_.push_back(kOne);
     }
-    row_of_.shrink_to_fit();
-    cdf_.shrink_to_fit();
+    detail::ShrinkToFit(&row_of_);
+    detail::ShrinkToFit(&cdf_);
   }
 
   // The HPT estimate of q's bytes from `from` on, in units of 2^-62. Exactly

@@ -28,6 +28,7 @@
 #include "lidx/detail/options.h"
 #include "lidx/detail/segments.h"
 #include "lidx/detail/serialize.h"
+#include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
 namespace lidx {
@@ -223,9 +224,9 @@ class PgmIndex final : public Index<K> {
         off_.push_back(segs_.size());
       }
     }
-    segs_.shrink_to_fit();
-    off_.shrink_to_fit();
-    errs_.shrink_to_fit();
+    detail::ShrinkToFit(&segs_);
+    detail::ShrinkToFit(&off_);
+    detail::ShrinkToFit(&errs_);
     stats_ = BuildStats{n, n ? LevelSize(0) : 0, errs_.size(), 0};
     stats_.build_seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - t0)

@@ -46,6 +46,7 @@
 #include "lidx/detail/linear_segments.h"
 #include "lidx/detail/options.h"
 #include "lidx/detail/serialize.h"
+#include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
 namespace lidx {
@@ -91,10 +92,10 @@ class DobLix final : public Index<K> {
         run_cont_.push_back(static_cast<uint32_t>(s));
       }
     }
-    run_cont_.shrink_to_fit();
-    starts_.shrink_to_fit();
-    models_.shrink_to_fit();
-    bases_.shrink_to_fit();
+    detail::ShrinkToFit(&run_cont_);
+    detail::ShrinkToFit(&starts_);
+    detail::ShrinkToFit(&models_);
+    detail::ShrinkToFit(&bases_);
     router_.Build(std::move(first), static_cast<uint32_t>(radix_bits_));
     stats_ = BuildStats{n, models_.size(), router_.has_radix() ? 2u : 1u, 0};
     stats_.build_seconds = std::chrono::duration<double>(

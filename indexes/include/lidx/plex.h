@@ -26,6 +26,7 @@
 
 #include "lidx/detail/options.h"
 #include "lidx/detail/serialize.h"
+#include "lidx/detail/shrink.h"
 #include "lidx/detail/spline.h"
 #include "lidx/index.h"
 
@@ -149,8 +150,8 @@ class PlexIndex final : public Index<K> {
     begin_.clear();
     child_.clear();
     if (knots_.empty()) {
-      begin_.shrink_to_fit();
-      child_.shrink_to_fit();
+      detail::ShrinkToFit(&begin_);
+      detail::ShrinkToFit(&child_);
       top_shift_ = 0;
       return 0;
     }
@@ -195,8 +196,8 @@ class PlexIndex final : public Index<K> {
         }
       }
     }
-    begin_.shrink_to_fit();
-    child_.shrink_to_fit();
+    detail::ShrinkToFit(&begin_);
+    detail::ShrinkToFit(&child_);
     return w ? cost / std::max(1.0, w->back()) : 0;
   }
 

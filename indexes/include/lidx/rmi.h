@@ -53,6 +53,7 @@
 #include "lidx/detail/options.h"
 #include "lidx/detail/segments.h"
 #include "lidx/detail/serialize.h"
+#include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
 namespace lidx {
@@ -146,8 +147,8 @@ class RmiIndex final : public Index<K> {
       leaves_.resize(num);
       Train(keys, n);
     }
-    leaves_.shrink_to_fit();
-    table_.shrink_to_fit();
+    detail::ShrinkToFit(&leaves_);
+    detail::ShrinkToFit(&table_);
     stats_ = BuildStats{n, leaves_.size(), 2, 0};
     stats_.build_seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - t0)

@@ -20,6 +20,7 @@
 
 #include "lidx/detail/options.h"
 #include "lidx/detail/serialize.h"
+#include "lidx/detail/shrink.h"
 #include "lidx/detail/spline.h"
 #include "lidx/index.h"
 
@@ -124,7 +125,7 @@ class RadixSplineIndex final : public Index<K> {
  private:
   void BuildTable() {
     table_.clear();
-    table_.shrink_to_fit();
+    detail::ShrinkToFit(&table_);
     shift_ = 0;
     if (knots_.empty()) return;
     K range = knots_.back().x - knots_[0].x;

@@ -55,6 +55,7 @@
 #include "lidx/detail/linear_segments.h"
 #include "lidx/detail/options.h"
 #include "lidx/detail/serialize.h"
+#include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
 namespace lidx {
@@ -142,10 +143,10 @@ class Slr final : public Index<K> {
       }
     }
     if (!models_.empty()) starts_.push_back(static_cast<uint32_t>(n));
-    first_.shrink_to_fit();
-    starts_.shrink_to_fit();
-    models_.shrink_to_fit();
-    bases_.shrink_to_fit();
+    detail::ShrinkToFit(&first_);
+    detail::ShrinkToFit(&starts_);
+    detail::ShrinkToFit(&models_);
+    detail::ShrinkToFit(&bases_);
     stats_ = BuildStats{n, models_.size(), 1, 0};
     stats_.build_seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - t0)

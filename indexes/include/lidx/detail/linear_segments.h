@@ -28,6 +28,7 @@
 #include <limits>
 #include <vector>
 
+#include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
 namespace lidx {
@@ -135,12 +136,12 @@ class SegmentRouter {
  public:
   void Build(std::vector<K> first_keys, uint32_t max_radix_bits) {
     first_ = std::move(first_keys);
-    first_.shrink_to_fit();
+    detail::ShrinkToFit(&first_);
     radix_.clear();
     shift_ = 0;
     bits_ = 0;
     if (first_.size() < 64 || max_radix_bits == 0) {
-      radix_.shrink_to_fit();
+      detail::ShrinkToFit(&radix_);
       return;
     }
     // Size the table to the segment count: a 2^18 table for 20 segments
@@ -159,7 +160,7 @@ class SegmentRouter {
       while (s < first_.size() && Prefix(first_[s]) < p) ++s;
       radix_[p] = static_cast<uint32_t>(s);
     }
-    radix_.shrink_to_fit();
+    detail::ShrinkToFit(&radix_);
   }
 
   size_t CountLess(K q) const {

@@ -24,6 +24,7 @@
 
 #include "lidx/detail/alex_lipp_dili_common.h"
 #include "lidx/detail/serialize.h"
+#include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
 namespace lidx {
@@ -196,7 +197,7 @@ class SlotNodes {
 
   void Clear() {
     nodes_.clear();
-    nodes_.shrink_to_fit();
+    detail::ShrinkToFit(&nodes_);
     max_depth_ = 0;
   }
   size_t size() const { return nodes_.size(); }

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
 namespace lidx {
@@ -139,7 +140,7 @@ std::vector<LineSeg<K>> FitLines(const K* keys, size_t n, Fitter& fit) {
     open = true;
   });
   if (open) segs.push_back(fit.Finish());
-  segs.shrink_to_fit();
+  detail::ShrinkToFit(&segs);
   return segs;
 }
 

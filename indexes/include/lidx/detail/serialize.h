@@ -31,6 +31,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
 namespace lidx {
@@ -113,7 +114,7 @@ class Reader {
     v->resize(count);
     if (count) std::memcpy(v->data(), in_.data() + off_, count * sizeof(T));
     off_ += count * sizeof(T);
-    v->shrink_to_fit();
+    detail::ShrinkToFit(v);
     return Status::OK();
   }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lidx/detail/segments.h"
+#include "lidx/detail/shrink.h"
 
 namespace lidx {
 namespace detail {
@@ -57,7 +58,7 @@ std::vector<Knot<K>> BuildSpline(const K* keys, size_t n, double eps) {
     py = y;
   });
   if (knots.back().x != px) knots.push_back({px, py});
-  knots.shrink_to_fit();
+  detail::ShrinkToFit(&knots);
   return knots;
 }
 

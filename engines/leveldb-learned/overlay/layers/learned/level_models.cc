@@ -140,8 +140,9 @@ void LevelModels::Train(int level, uint64_t generation, std::vector<uint64_t> nu
     for (size_t i = 0; i < keys.size(); i++) {
       mapped[i] = lidx::MapKey<uint64_t>(std::string_view(keys[i]).substr(p));
     }
-    keys.clear();
-    keys.shrink_to_fit();
+    // Frees the strings now (shrink_to_fit does nothing under LevelDB's
+    // -fno-exceptions).
+    std::vector<std::string>().swap(keys);
     model->index = lidx::MakeIndex<uint64_t>(config_.index,
                                              LearnedIndexKnobs(config_, mapped.size()), &err);
     if (model->index == nullptr) {
