@@ -911,7 +911,9 @@ Status LearnedTableFormat::TrainTable(RandomAccessFile* file, uint64_t file_size
   }
   if (config_.keep_keys && tm->model.ints) tm->keys = std::move(mapped);
   retrain_stats_.tables++;
-  retrain_stats_.on_first_open += on_first_open ? 1 : 0;
+  // Before Retrain() is done, a table opened first (by a compaction that
+  // DB::Open scheduled) is part of the pass: only later ones are counted.
+  retrain_stats_.on_first_open += on_first_open && retrain_done_ ? 1 : 0;
   retrain_stats_.keys += n;
   retrain_stats_.read_nanos += t1 - t0;
   retrain_stats_.train_nanos += t2 - t1;
@@ -926,6 +928,7 @@ Status LearnedTableFormat::Retrain(Env* env, const std::string& dbname,
                                    const std::vector<uint64_t>& numbers) const {
   if (!config_.retrain) return Status::InvalidArgument("retrain is off");
   for (uint64_t number : numbers) {
+    if (Retrained(number) != nullptr || BuiltHere(number)) continue;  // already this config's
     const std::string path = dbname + "/" + TableName(number);
     uint64_t size = 0;
     RandomAccessFile* file = nullptr;
@@ -940,6 +943,8 @@ Status LearnedTableFormat::Retrain(Env* env, const std::string& dbname,
       retrain_stats_.native_tables++;  // LevelDB's own table: nothing to train
     }
   }
+  std::lock_guard<std::mutex> l(mu_);
+  retrain_done_ = true;
   return Status::OK();
 }
 

@@ -113,7 +113,7 @@ class LearnedTableFormat : public TableFormat {
                  const std::vector<uint64_t>& numbers) const;
   struct RetrainStats {
     uint64_t tables = 0;         // tables trained
-    uint64_t on_first_open = 0;  // of which when a lookup first opened them
+    uint64_t on_first_open = 0;  // of which when first opened after Retrain()
     uint64_t native_tables = 0;  // LevelDB's own tables: nothing to train
     uint64_t failures = 0;
     uint64_t keys = 0;
@@ -153,6 +153,7 @@ class LearnedTableFormat : public TableFormat {
   mutable std::map<uint64_t, std::shared_ptr<const TableModel>> retrained_;
   mutable std::set<uint64_t> built_here_;
   mutable RetrainStats retrain_stats_;
+  mutable bool retrain_done_ = false;
 };
 
 class RandomAccessFile;

@@ -1,0 +1,56 @@
+"""lsm-eval Figure 8 marks an index as failed only when a run of it failed
+(a measured `failed` row with its reason), and the claim that LIPP and DILI
+fail on OSM is "no data" until such a failure is measured: never assumed."""
+import importlib.util
+
+import pandas as pd
+
+from lsmrepro import claims, studies
+
+FIG8 = studies.REPO / "paper" / "lsm-eval" / "fig8.py"
+CLAIM = "lsm-eval-fig8-lipp-dili-fail-osm"
+
+
+def fig8():
+    spec = importlib.util.spec_from_file_location("lsm_eval_fig8", FIG8)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def rows(failed):
+    out = []
+    for i, (dataset, index) in enumerate([(d, x) for d in ("fb", "osm") for x in ("fp", "lipp", "dili")]):
+        run = f"r{i}"
+        base = {"study": "lsm-eval", "experiment": "fig8", "run": run, "dataset": dataset, "index": index,
+                "position_boundary": 16, "repetition": 0, "workload": "lookups", "note": "",
+                "source": f"{run}.jsonl:1", "engine": "leveldb-learned"}
+        if (dataset, index) in failed:
+            out.append({**base, "metric": "failed", "op": "", "subset": "", "value": 1,
+                        "note": f"index '{index}' cannot be built on table 000005.ldb (100 entries): memory"})
+            continue
+        out.append({**base, "metric": "latency_mean", "op": "get", "subset": "all", "value": 2000.0 + i})
+        out.append({**base, "metric": "index_bytes", "op": "", "subset": "", "value": 4096.0 * (i + 1)})
+    return pd.DataFrame(out)
+
+
+def verdict(tidy):
+    mine = [c for c in claims.load_claims() if c["id"] == CLAIM]
+    return claims.check("lsm-eval", tidy, mine).iloc[0]
+
+
+def test_no_measured_failure_no_mark_and_no_data():
+    tidy = rows(failed=set())
+    fig, table = fig8().figure(tidy, {"datasets": {"fb": "fb", "osm": "osm"}})
+    assert "failed" not in table.columns
+    assert not any("FAILED" in t.get_text() or "✗" in t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))
+    assert verdict(tidy)["verdict"] == "no data"
+
+
+def test_measured_failures_are_marked_with_their_reason_and_counted():
+    tidy = rows(failed={("osm", "lipp"), ("osm", "dili")})
+    fig, table = fig8().figure(tidy, {"datasets": {"fb": "fb", "osm": "osm"}})
+    marked = table.dropna(subset=["failed"])
+    assert set(zip(marked["dataset"], marked["index"])) == {("osm", "lipp"), ("osm", "dili")}
+    assert marked["failed"].str.contains("cannot be built").all()
+    assert verdict(tidy)["n"] == 2 and verdict(tidy)["verdict"] != "no data"
