@@ -31,6 +31,8 @@ SETUP_FIELDS = {"loaded_keys": ("workload", "loaded_keys"), "key_bytes": ("workl
                 "block_cache_bytes": ("options", "block_cache_bytes")}
 # Text fields of a DobLIX agent step, kept in the `note` of its rows.
 AGENT_TEXT = ("state", "action", "next_state", "distribution_shift")
+# ... and the state as columns of those rows (claims select by them).
+AGENT_COLUMNS = ("agent_state", "agent_model", "agent_block")
 FACTOR_KEYS = ("study", "experiment", "scale", "dataset", "repetition")
 
 
@@ -180,7 +182,7 @@ def agent_state_columns(state):
     """A DobLIX agent state ("pla/E128/B4K", "pra/B16K") as tidy columns, so
     claims can select steps by state, model or largest block."""
     model, _, block = state.rpartition("/")
-    return {"agent_state": state, "agent_model": model, "agent_block": block}
+    return dict(zip(AGENT_COLUMNS, (state, model, block)))
 
 
 def setup_values(run):

@@ -33,7 +33,7 @@ import pandas as pd
 import yaml
 from scipy import stats
 
-from lsmrepro import studies
+from lsmrepro import aggregate, studies
 from lsmrepro.atomic import atomic_path, write_text
 from lsmrepro.config import validate
 from lsmrepro.errors import InputError, cli
@@ -73,12 +73,15 @@ def _as_text(column):
 
 
 def _grid_options():
-    """Every grid option of every study's spec: tidy columns a run may add."""
-    out = set()
+    """Tidy columns a run may add: every grid option of every study's spec,
+    the id names of dimensions a figure gives as a list (`key`, `order`,
+    ...), and the DobLIX agent's state columns."""
+    out = set(aggregate.AGENT_COLUMNS)
     for _, _, fig in studies.all_figures():
         for grids in fig.get("grid", {}).values():
             for grid in (grids if isinstance(grids, list) else [grids]):
                 out |= set(grid)
+        out |= {studies.ID_NAMES.get(d, d) for d in studies.DIMENSIONS if isinstance(fig.get(d), list)}
     return out
 
 

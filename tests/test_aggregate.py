@@ -90,3 +90,28 @@ def test_failed_run_becomes_one_failed_row_with_its_reason(tmp_path, make_log):
     row = tidy[tidy["metric"] == "failed"].iloc[0]
     assert row["engine"] == "leveldb-learned" and row["index"] == "lipp" and row["dataset"] == "osm"
     assert row["note"] == "lipp: cannot build on duplicate-heavy keys" and row["source"] == f"{failed}:1"
+
+
+def test_doblix_rows_tail_setup_steps_and_agent_steps(tmp_path, sample_records, write_log):
+    """DobLIX's study reads the tail latency, the run's set-up, the table's
+    counters, the step timers and one row per agent step and field."""
+    records = sample_records(engine="rocksdb")
+    records[0]["options"] = {"max_background_jobs": "2", "block_cache_bytes": "0"}
+    records[0]["workload"] = {"kind": "ycsb", "ops": 100, "loaded_keys": 90, "key_bytes": 8, "value_bytes": 64}
+    records[4]["tail5_mean"] = 2999.5
+    step = {"episode": 0, "tables": 2, "state": "pla/E128/B4K", "action": "keep", "next_state": "pla/E128/B4K",
+            "reward": -0.25, "epsilon": 0.99, "reads": 10, "mean_read_latency_ns": 500.0, "throughput_ops": 2e6,
+            "index_bytes_per_entry": 0.5, "estimated_index_bytes": 45.0, "distribution_shift": False}
+    records[6].update(table_factory="DoblixTable", steps={"s_kv_ns": 700, "l_block_ns": 900},
+                      doblix={"live_tables_train_seconds": 0.03, "model_misses": 0, "agent_episodes": [step]})
+    out = tmp_path / "t.csv"
+    aggregate.aggregate([write_log(tmp_path / "rocksdb__uniform__r0.jsonl", records)], out)
+    tidy = pd.read_csv(out).set_index("metric")
+    assert tidy.loc["latency_tail5_mean", "value"] == 2999.5
+    assert tidy.loc["setup_max_background_jobs", "value"] == 2 and tidy.loc["setup_loaded_keys", "value"] == 90
+    assert tidy.loc["setup_max_background_jobs", "source"].endswith(":1")
+    assert tidy.loc["steps_s_kv_ns", "value"] == 700 and tidy.loc["doblix_live_tables_train_seconds", "value"] == 0.03
+    reward = tidy.loc["agent_reward"]
+    assert reward["value"] == -0.25 and str(reward["subset"]) == "0" and reward["agent_block"] == "B4K"
+    assert "state=pla/E128/B4K" in reward["note"] and "distribution_shift=false" in reward["note"]
+    assert "agent_distribution_shift" not in tidy.index and "agent_episode" not in tidy.index
