@@ -2,7 +2,7 @@ import json
 
 import pandas as pd
 
-from lsmrepro import aggregate
+from lsmrepro import aggregate, bourbon_rows
 
 
 def test_every_tidy_value_is_the_number_at_its_source_line(tmp_path, make_log):
@@ -19,6 +19,8 @@ def test_every_tidy_value_is_the_number_at_its_source_line(tmp_path, make_log):
         for part in ("per_op", "steps", "counters"):
             flat += [v for v in record.get(part, {}).values() if isinstance(v, (int, float))]
         flat += list(((record.get("hooks") or {}).get("compaction_totals") or {}).values())
+        if record["type"] == "run":  # the dataset's size and the device calibration
+            flat.append(bourbon_rows.field(row["metric"], record))
         assert any(abs(float(v) - row["value"]) < 1e-9 for v in flat), row.to_dict()
 
 

@@ -55,7 +55,10 @@ def latency_us(rows, by_learning=False):
 
 
 def keys_of(frame, extra=()):
-    return [c for c in ["dataset", "workload", "order", "cache", "repetition", *extra] if c in frame.columns]
+    """The factors a pair of runs shares; a factor no run of this figure has
+    (another figure's grid column, all blank here) is left out."""
+    return [c for c in ["dataset", "workload", "order", "cache", "repetition", *extra]
+            if c in frame.columns and frame[c].notna().any()]
 
 
 def speedup(frame, base="WiscKey", target="Bourbon", higher_is_better=False):

@@ -2,7 +2,7 @@
 Bourbon after a sequential and a random load, speedup on top; (b) after the
 random load, positive and negative internal lookups: their count, and the
 model path's speedup per internal lookup over WiscKey's path (the hooks' time
-per internal lookup, learning=offline vs learning=never on the same load)."""
+per internal lookup, learning=always vs learning=never on the same load)."""
 import matplotlib.pyplot as plt
 import pandas as pd
 

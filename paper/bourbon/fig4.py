@@ -39,6 +39,8 @@ def figure(rows, spec):
             for level, v in mean.items():
                 out.append({"panel": title, "level": level, "internal lookups per file": v,
                             "tables": int((d["level"] == level).sum())})
+        else:
+            ax.text(0.5, 0.5, "no runs at this scale", ha="center", va="center", transform=ax.transAxes)
         ax.set_title(title, fontsize=9)
         ax.set_ylabel("internal lookups per file")
     plotting.mark_failures(fig, rows, by=("engine", "workload"))

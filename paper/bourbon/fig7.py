@@ -14,6 +14,14 @@ ZOOM = 0.15           # the paper magnifies around the 15th percentile
 ZOOM_KEYS = 200       # keys shown in the inset
 
 
+def title(label, path):
+    """'seg-10% (generated, 200,000 keys)', or a real file, or a labelled stand-in."""
+    m = keyfiles.manifest(path)
+    if m.get("source") == "generated" and not m.get("stand_in"):
+        return f"{label} (generated, {m['count']:,} keys)"
+    return keyfiles.dataset_title(label, path)
+
+
 def figure(rows, spec):
     plotting.style()
     files = spec["dataset_files"]
@@ -30,7 +38,7 @@ def figure(rows, spec):
         ax.plot(norm[shown], shown / n, lw=1.2)
         ax.set_xlabel("key (normalised)")
         ax.set_ylabel("CDF")
-        ax.set_title(keyfiles.dataset_title(label, path), fontsize=8)
+        ax.set_title(title(label, path), fontsize=8)
         at = int(ZOOM * n)
         window = np.arange(max(0, at - ZOOM_KEYS // 2), min(n, at + ZOOM_KEYS // 2))
         inset = ax.inset_axes([0.55, 0.1, 0.4, 0.4])
