@@ -138,7 +138,20 @@ def _run_job(args, extra_meta):
         if line.strip().startswith("error:"):
             last = line.strip()[len("error:"):].strip()
     status = proc.wait()
-    return status, last or f"exit status {status}"
+    return status, last or _killed_by_limit(args.limits) or f"exit status {status}"
+
+
+def _killed_by_limit(limits):
+    """The reason of a job the memory limit killed (the cgroup runner's
+    report says so), else None: a figure's failure mark then names it."""
+    try:
+        report = json.loads(Path(limits).read_text())
+    except (OSError, ValueError):
+        return None
+    if not report.get("oom_killed"):
+        return None
+    return (f"killed by the memory limit of {report['limit_bytes'] / 2**20:.0f} MiB "
+            f"(cgroup OOM kill, exit status {report.get('exit_status')})")
 
 
 def _ensure_limits_report(path, reason):
