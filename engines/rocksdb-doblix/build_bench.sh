@@ -5,16 +5,8 @@
 #   engines/rocksdb-doblix/build_bench.sh results/local/datasets/books_uint64 [be64|be64_pad56] [TABLES] [ENTRIES] [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=${BUILD_DIR:-build}
-src="$build/engines/rocksdb/src"
-lib="$build/engines/rocksdb/lib-build/librocksdb.a"
-if [ ! -f "$lib" ]; then
-  echo "error: $lib missing: build the rocksdb engine first (./reproduce engines)" >&2
-  exit 2
-fi
+source engines/rocksdb-doblix/rocksdb_lib.sh
 out="$build/engines/rocksdb-doblix/build_bench"
 mkdir -p "$(dirname "$out")"
-${CXX:-c++} -std=c++17 -O2 -fno-rtti -I"$src" -I"$src/include" \
-  engines/rocksdb-doblix/build_bench.cc "$lib" \
-  -lsnappy -llz4 -lzstd -lz -lgflags -lpthread -ldl -o "$out"
+"${rocksdb_cxx[@]}" -O2 engines/rocksdb-doblix/build_bench.cc "$lib" "${rocksdb_libs[@]}" -o "$out"
 exec "$out" "$@"

@@ -18,20 +18,12 @@
 #include "plugin/doblix/doblix_model.h"
 #include "plugin/doblix/doblix_string_index.h"
 
+#include "check.h"
 using namespace ROCKSDB_NAMESPACE;
 
 namespace {
 
-int failures = 0;
-#define CHECK(cond, ...)                                              \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                   \
-      fprintf(stderr, "\n");                                          \
-      if (++failures > 20) exit(1);                                   \
-    }                                                                 \
-  } while (0)
+using doblix_test::failures;
 
 std::string Be64(uint64_t v) {
   std::string k;

@@ -22,20 +22,12 @@
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/object_registry.h"
 
+#include "check.h"
 using namespace ROCKSDB_NAMESPACE;
 
 namespace {
 
-int failures = 0;
-#define CHECK(cond, ...)                                           \
-  do {                                                             \
-    if (!(cond)) {                                                 \
-      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                \
-      fprintf(stderr, "\n");                                       \
-      if (++failures > 20) exit(1);                                \
-    }                                                              \
-  } while (0)
+using doblix_test::failures;
 
 std::shared_ptr<TableFactory> Factory(const std::string& spec) {
   ConfigOptions cfg;
