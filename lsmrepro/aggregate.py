@@ -98,8 +98,11 @@ def rows_of(log, base=None, prefix="", phases=None):
         d = rec.data
         kind = d["type"]
         if kind == "run" and phases is None:
-            # the dataset's size and the device calibration (fio, hardware/)
+            # the dataset's size and the device calibration (fio, hardware/),
+            # and the run's set-up (options and workload shape) as setup_*
             out += run_rows(d, lambda *a, **k: row(rec, *a, **k))
+            for name, value in setup_values(d).items():
+                out.append(row(rec, f"setup_{name}", value, "bytes" if name.endswith("bytes") else ""))
         elif kind == "phase":
             if phases is not None and d["phase"] not in phases:
                 continue
@@ -108,9 +111,6 @@ def rows_of(log, base=None, prefix="", phases=None):
                 out.append(row(rec, f"{d['phase']}_throughput", d["ops_per_sec"], "ops/s"))
         elif phases is not None and kind != "engine":
             continue
-        elif kind == "run":
-            for name, value in setup_values(d).items():
-                out.append(row(rec, f"setup_{name}", value, "bytes" if name.endswith("bytes") else ""))
         elif kind == "latency" and d["count"]:
             for stat in LATENCY_STATS:
                 if stat not in d:  # tail5_mean: logs of older lsmbench builds lack it
