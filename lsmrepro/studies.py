@@ -358,6 +358,12 @@ def _selection(frame, select, origin="--config select"):
         if key not in frame.columns:
             names = [c for c in frame.columns if c not in ("options", "workload_spec", "load_args", "run_args", "run_options")]
             raise InputError(origin, key, f"a run column expected ({', '.join(names)})")
+        present = set(frame[key].dropna().astype(str))
+        # A value no run has selects nothing for that key: a typo ("False"
+        # for "false") would silently drop a figure's runs.
+        if unknown := [v for v in values if v not in present]:
+            raise InputError(origin, key, f"one of the runs' values expected ({', '.join(sorted(present))}), "
+                                          f"got {', '.join(unknown)}")
         mask &= frame[key].astype(str).isin(values)
     return mask
 

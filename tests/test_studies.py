@@ -139,6 +139,18 @@ def test_a_scale_selects_grid_points_per_figure():
     assert "counts.figures.lsm-eval/fig7.select" in str(e.value) and "colour" in str(e.value)
 
 
+@pytest.mark.parametrize("select", ["keep_keys=False", "index=PGM", "index=pgm index=pmg"])
+def test_a_select_value_no_run_has_is_an_error(select):
+    """A misspelt value would otherwise silently drop the figure's runs."""
+    bad = {"counts": {"figures": {"lsm-eval/fig7": {"select": select}}}}
+    with pytest.raises(InputError) as e:
+        studies.runs(bad, "lsm-eval", "fig7")
+    wrong = select.split()[-1].split("=")[1]
+    assert "counts.figures.lsm-eval/fig7.select" in str(e.value) and f"got {wrong}" in str(e.value)
+    with pytest.raises(InputError, match="one of the runs' values expected"):
+        studies.runs(SMOKE, "lsm-eval", select=select)
+
+
 def test_memory_limit_as_a_share_of_the_database(tmp_path):
     from lsmrepro.bench import db_share_limit
     (tmp_path / "a.ldb").write_bytes(b"x" * 1000)
