@@ -143,6 +143,9 @@ class RocksDBEngine : public Engine {
       // Per-thread: lsmbench runs its operations on this thread.
       rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableTimeExceptForMutex);
       rocksdb::get_perf_context()->Reset();
+      // Each level's share of the table reads: the LSM shapes of two runs
+      // change the per-get work independently of the table format.
+      rocksdb::get_perf_context()->EnablePerLevelPerfContext();
     }
     rocksdb::DB* db = nullptr;
     rocksdb::Status s = rocksdb::DB::Open(opt, dir, &db);
@@ -259,7 +262,18 @@ class RocksDBEngine : public Engine {
                {"s_block_plus_s_kv_ns", pc->block_seek_nanos},
                {"get_from_output_files_ns", pc->get_from_output_files_time},
                {"index_block_read_count", pc->index_block_read_count},
-               {"block_cache_hit_count", pc->block_cache_hit_count}});
+               {"block_cache_hit_count", pc->block_cache_hit_count},
+               // The parts of a get common to both tables (Amdahl's serial part).
+               {"get_snapshot_ns", pc->get_snapshot_time},
+               {"get_from_memtable_ns", pc->get_from_memtable_time},
+               {"get_post_process_ns", pc->get_post_process_time},
+               {"block_checksum_ns", pc->block_checksum_time},
+               {"block_read_bytes", pc->block_read_byte}});
+      if (pc->level_to_perf_context != nullptr) {
+        for (const auto& [level, lp] : *pc->level_to_perf_context) {
+          steps["get_from_table_l" + std::to_string(level) + "_ns"] = lp.get_from_table_nanos;
+        }
+      }
     }
     uint64_t readers_mem = 0;
     db_->GetIntProperty("rocksdb.estimate-table-readers-mem", &readers_mem);

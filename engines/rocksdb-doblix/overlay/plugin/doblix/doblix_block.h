@@ -13,6 +13,8 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+class IterKey;
+
 class DoblixBlock {
  public:
   // Appends the encoding of entries [begin, end) (internal keys, values)
@@ -21,11 +23,17 @@ class DoblixBlock {
                      size_t begin, size_t end, std::string* out);
 
   // Parses `contents` (with its trailer); `contents` must outlive this.
-  Status Parse(const Slice& contents, bool verify_checksum);
+  // `check_offsets` false: the block passed Parse before (a cached block),
+  // so its entry offsets, one load each and a likely CPU-cache miss per
+  // line, are not walked again.
+  Status Parse(const Slice& contents, bool verify_checksum, bool check_offsets = true);
 
   uint32_t size() const { return n_; }
   // The internal key of entry i, materialized into *buf.
   Slice Key(uint32_t i, std::string* buf) const;
+  // The same into an IterKey, whose inline buffer holds short keys without
+  // a heap allocation (a point lookup materializes one key per table).
+  Slice Key(uint32_t i, IterKey* buf) const;
   Slice Value(uint32_t i) const;
 
   // First entry in [lo, hi) whose internal key is >= `ikey` (bytewise user

@@ -123,6 +123,8 @@ Status DoblixModel::DecodeFrom(const Slice& block) {
       return Status::Corruption("doblix model block: non-finite coefficient");
     }
   }
+  runs_split = std::any_of(segments.begin(), segments.end(),
+                           [](const DoblixSegment& s) { return s.cont; });
   nodes.clear();
   if ((kind == DoblixModelKind::kPla || kind == DoblixModelKind::kPra) && !segments.empty()) {
     uint32_t next_block = 0;
@@ -273,10 +275,10 @@ Status DoblixModel::DecodeNode(Slice* in, size_t id, uint32_t base, int depth,
 }
 
 size_t DoblixNode::UpperBound(uint64_t x) const {
-  if (radix.empty() || x < chunk.front()) {
+  if (radix.empty() || x < radix_base) {
     return static_cast<size_t>(std::upper_bound(chunk.begin(), chunk.end(), x) - chunk.begin());
   }
-  const uint64_t p = std::min<uint64_t>((x - chunk.front()) >> radix_shift, radix.size() - 2);
+  const uint64_t p = std::min<uint64_t>((x - radix_base) >> radix_shift, radix.size() - 2);
   return static_cast<size_t>(
       std::upper_bound(chunk.begin() + radix[p], chunk.begin() + radix[p + 1], x) -
       chunk.begin());
@@ -284,6 +286,11 @@ size_t DoblixNode::UpperBound(uint64_t x) const {
 
 void DoblixNode::BuildRadix(int depth) {
   radix.clear();
+  blocks_only = true;
+  for (size_t j = 0; j < ref.size() && blocks_only; j++) {
+    blocks_only = ref[j] == first_block + j;
+  }
+  radix_base = chunk.empty() ? 0 : chunk.front();
   const size_t n = chunk.size();
   const uint64_t span = n == 0 ? 0 : chunk.back() - chunk.front();
   if (n < 16 || span == 0) return;
@@ -329,7 +336,7 @@ DoblixPlace DoblixModel::Locate(const Slice& user_key) const {
       return place;
     }
     const size_t j = upper - 1;
-    const uint32_t ref = n->ref[j];
+    const uint32_t ref = n->blocks_only ? n->first_block + static_cast<uint32_t>(j) : n->ref[j];
     if ((ref & DoblixNode::kChild) != 0) {
       const DoblixNode& c = nodes[ref & ~DoblixNode::kChild];
       // Past the run's integer, or outside its shared bytes: before or
@@ -345,7 +352,10 @@ DoblixPlace DoblixModel::Locate(const Slice& user_key) const {
     }
     size_t b = ref;
     // A run of x split by B_max over blocks of this node: start at its first.
-    while (b > n->first_block && segments[b].cont && segments[b].first_chunk == place.x) b--;
+    while (runs_split && b > n->first_block && segments[b].cont &&
+           segments[b].first_chunk == place.x) {
+      b--;
+    }
     place.block = b;
     place.where = DoblixPlace::kModel;
     return place;

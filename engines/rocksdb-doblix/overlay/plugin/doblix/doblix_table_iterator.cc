@@ -10,7 +10,7 @@ DoblixTableIterator::DoblixTableIterator(DoblixTableReader* table,
       holder_(new DoblixBlockHolder()) {}
 
 void DoblixTableIterator::ReleaseBlock() {
-  if (IsValuePinned() && (holder_->handle != nullptr || !holder_->owned.empty())) {
+  if (IsValuePinned() && (holder_->handle != nullptr || holder_->owned != nullptr)) {
     pinned_iters_mgr_->PinPtr(holder_.release(),
                               [](void* p) { delete static_cast<DoblixBlockHolder*>(p); });
     holder_.reset(new DoblixBlockHolder());

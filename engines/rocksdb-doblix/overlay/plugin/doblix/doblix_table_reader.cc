@@ -28,16 +28,16 @@ namespace {
 // Readers of one process never share a cache key: a counter, not the file.
 std::atomic<uint64_t> next_reader_id{1};
 
-void DeleteCachedBlock(const Slice& /*key*/, void* value) {
-  delete static_cast<std::string*>(value);
-}
+// A cached block is the bare bytes: its size is the model's (the cache key
+// names the block), so one allocation serves the read and the cache.
+void DeleteCachedBlock(const Slice& /*key*/, void* value) { delete[] static_cast<char*>(value); }
 }  // namespace
 
 void DoblixBlockHolder::Reset() {
   if (handle != nullptr) cache->Release(handle);
   handle = nullptr;
   cache = nullptr;
-  owned.clear();
+  owned.reset();
   block = DoblixBlock();
 }
 
@@ -139,14 +139,18 @@ Status DoblixTableReader::LoadFilter(uint64_t file_size) {
 Status DoblixTableReader::ReadBlock(const ReadOptions& ro, size_t b, bool fill_cache,
                                     DoblixBlockHolder* holder) {
   holder->Reset();
-  const DoblixSegment& seg = model_.segments[b];
+  // The block's segment (offset, size) is a cache miss of its own on a
+  // large model: fetch it while the block cache is searched, which the key
+  // (the block's number, not its offset) does not wait for.
+  const DoblixSegment* segment = &model_.segments[b];
+  __builtin_prefetch(segment);
   Statistics* stats = ioptions_.stats;
   Cache* cache = options_.block_cache.get();
   char key_buf[16];
   Slice cache_key;
   if (cache != nullptr) {
     memcpy(key_buf, cache_key_prefix_.data(), 8);
-    EncodeFixed64(key_buf + 8, seg.offset);
+    EncodeFixed64(key_buf + 8, b);
     cache_key = Slice(key_buf, sizeof(key_buf));
     Cache::Handle* h = cache->Lookup(cache_key, stats);
     if (h != nullptr) {
@@ -155,20 +159,22 @@ Status DoblixTableReader::ReadBlock(const ReadOptions& ro, size_t b, bool fill_c
       PERF_COUNTER_ADD(block_cache_hit_count, 1);
       holder->cache = cache;
       holder->handle = h;
-      // Verified when it entered the cache.
-      return holder->block.Parse(*static_cast<std::string*>(cache->Value(h)), false);
+      // Verified and parsed when it entered the cache.
+      return holder->block.Parse(
+          Slice(static_cast<const char*>(cache->Value(h)), segment->size + kDoblixBlockTrailerSize),
+          false, false);
     }
     RecordTick(stats, BLOCK_CACHE_MISS);
     RecordTick(stats, BLOCK_CACHE_DATA_MISS);
   }
+  const DoblixSegment& seg = *segment;
   const size_t n = seg.size + kDoblixBlockTrailerSize;
-  std::unique_ptr<std::string> buf(new std::string());
-  buf->resize(n);
+  std::unique_ptr<char[]> buf(new char[n]);
   Slice result;
   IOStatus io;
   {
     PERF_TIMER_GUARD(block_read_time);
-    io = file_->Read(IOOptions(), seg.offset, n, &result, &(*buf)[0], nullptr,
+    io = file_->Read(IOOptions(), seg.offset, n, &result, buf.get(), nullptr,
                      ro.rate_limiter_priority);
   }
   PERF_COUNTER_ADD(block_read_count, 1);
@@ -178,19 +184,18 @@ Status DoblixTableReader::ReadBlock(const ReadOptions& ro, size_t b, bool fill_c
     return Status::Corruption("doblix data block: truncated read", file_->file_name());
   }
   const bool keep_in_cache = cache != nullptr && fill_cache;
-  if (result.data() != buf->data() && !keep_in_cache) {
+  if (result.data() != buf.get() && !keep_in_cache) {
     // mmap: the block stays in the mapped file.
     Status s = holder->block.Parse(result, ro.verify_checksums);
     return s.ok() ? s : Status::Corruption(s.getState(), file_->file_name());
   }
-  if (result.data() != buf->data()) buf->assign(result.data(), result.size());
-  Status s = holder->block.Parse(*buf, ro.verify_checksums);
+  if (result.data() != buf.get()) memcpy(buf.get(), result.data(), n);
+  Status s = holder->block.Parse(Slice(buf.get(), n), ro.verify_checksums);
   if (!s.ok()) return Status::Corruption(s.getState(), file_->file_name());
   if (keep_in_cache) {
-    std::string* raw = buf.release();
+    char* raw = buf.release();
     Cache::Handle* h = nullptr;
-    s = cache->Insert(cache_key, raw, raw->capacity() + sizeof(std::string), &DeleteCachedBlock,
-                      &h);
+    s = cache->Insert(cache_key, raw, n, &DeleteCachedBlock, &h);
     if (s.ok()) {
       RecordTick(stats, BLOCK_CACHE_ADD);
       holder->cache = cache;
@@ -202,8 +207,9 @@ Status DoblixTableReader::ReadBlock(const ReadOptions& ro, size_t b, bool fill_c
     s.PermitUncheckedError();
     return ReadBlock(ro, b, false, holder);
   }
-  holder->owned = std::move(*buf);
-  return holder->block.Parse(holder->owned, false);
+  // The block parsed above stays where it is: the holder now owns its bytes.
+  holder->owned = std::move(buf);
+  return Status::OK();
 }
 
 Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fill_cache,
@@ -332,7 +338,7 @@ Status DoblixTableReader::Get(const ReadOptions& ro, const Slice& key, GetContex
   size_t b = 0;
   uint32_t i = 0;
   Status s = Seek(ro, key, ro.fill_cache, &b, &i, &holder);
-  std::string buf;
+  IterKey buf;
   while (s.ok()) {
     if (i >= holder.block.size()) {
       // The key's versions continue in the next block (or it was absent

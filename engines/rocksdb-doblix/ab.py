@@ -1,0 +1,104 @@
+"""Interleaved A/B of lsmbench binaries on fixed databases: one database per
+table, loaded once (bench.py's load), then `--phase run --keep-db` with each
+binary in turn, the order rotated every repetition. A code change to a
+table's read path is then compared on one LSM shape, which bench.py's fresh
+loads do not give (0-3 L0 files after settling move a ratio more than the
+read path does). A diagnosis, not the benchmark.
+
+    .venv/bin/python engines/rocksdb-doblix/ab.py --dataset WIKI --work DIR --repetitions 8 \\
+        block=build/engines/rocksdb/bin/lsmbench:block \\
+        before=OLD_BUILD/lsmbench:doblix after=build/engines/rocksdb-doblix/bin/lsmbench:doblix
+
+The first variant is the base of the ratios; a table's database is loaded by
+the first variant naming that table, and kept in --work for later runs.
+"""
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench  # noqa: E402
+
+from lsmrepro.errors import InputError, cli  # noqa: E402
+
+
+def lsmbench(binary, table, dataset, db, log, phase, lookups):
+    cmd = [binary, "--db", str(db), "--dataset", str(dataset), "--log", str(log),
+           "--workload", "point", "--ops", str(lookups), "--negative-share", "0",
+           "--value-bytes", "64", "--load-order", "shuffled", "--seed", "7",
+           "--phase", phase, "--progress", "never"] + (["--keep-db"] if phase == "run" else [])
+    for o in bench.COMMON + [f"table={table}"]:
+        cmd += ["-o", o]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        raise SystemExit(f"error: {' '.join(cmd)} failed:\n{r.stderr[-2000:]}")
+    recs = [json.loads(x) for x in Path(log).read_text().splitlines()]
+    return recs, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+@cli
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scale", default="local")
+    ap.add_argument("--dataset", required=True)
+    ap.add_argument("--work", required=True, help="directory for the databases and logs")
+    ap.add_argument("--lookups", type=int, default=300000)
+    ap.add_argument("--repetitions", type=int, default=5)
+    ap.add_argument("variants", nargs="+", help="NAME=LSMBENCH:TABLE, the first is the base")
+    args = ap.parse_args(argv)
+    if args.dataset not in bench.DATASETS:
+        raise InputError("--dataset", args.dataset, f"one of {', '.join(bench.DATASETS)}")
+    variants = []
+    for v in args.variants:
+        name, _, spec = v.partition("=")
+        binary, _, table = spec.rpartition(":")
+        if not name or not binary or not table:
+            raise InputError("variant", v, "NAME=LSMBENCH:TABLE")
+        variants.append((name, binary, table))
+    dataset = bench.REPO / "results" / args.scale / "datasets" / f"{bench.DATASETS[args.dataset]}_uint64"
+    bench.snakemake([str(dataset.relative_to(bench.REPO))])
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    shapes = {}
+    for name, binary, table in variants:
+        db = work / f"db-{table}-{args.dataset}"
+        if table not in shapes:
+            load_log = work / f"load-{table}-{args.dataset}.jsonl"
+            if not db.exists():
+                lsmbench(binary, table, dataset, db, load_log, "load", args.lookups)
+            shapes[table] = next(r for r in map(json.loads, load_log.read_text().splitlines())
+                                 if r["type"] == "engine")["files_per_level"]
+    rows = {name: [] for name, _, _ in variants}
+    for rep in range(args.repetitions):
+        k = rep % len(variants)
+        for name, binary, table in variants[k:] + variants[:k]:
+            recs, cpu = lsmbench(binary, table, dataset, work / f"db-{table}-{args.dataset}",
+                                 work / f"run-{name}-{rep}.jsonl", "run", args.lookups)
+            get = next(x for x in recs if x["type"] == "latency" and x["op"] == "get"
+                       and x["subset"] == "all")
+            phase = next(x for x in recs if x["type"] == "phase" and x["phase"] == "run")
+            rows[name].append({"ops": phase["ops_per_sec"], "mean": get["mean"], "p50": get["p50"],
+                               "cpu": cpu})
+    base = variants[0][0]
+    print(f"{args.dataset}: tables per level {json.dumps(shapes)}")
+    for name, _, table in variants:
+        med = {k: statistics.median(r[k] for r in rows[name]) for k in rows[name][0]}
+        line = (f"  {name:10s} ops/s {med['ops']:.0f}  mean {med['mean']:.0f} ns  "
+                f"p50 {med['p50']:.0f} ns  process CPU {med['cpu']:.2f} s")
+        if name != base:
+            # Paired by repetition: each pair ran next to each other.
+            pair = lambda k, inv: statistics.median(  # noqa: E731
+                (b[k] / r[k]) if inv else (r[k] / b[k]) for b, r in zip(rows[base], rows[name]))
+            line += (f"  vs {base}: throughput x{pair('ops', False):.3f} mean x{pair('mean', True):.3f} "
+                     f"p50 x{pair('p50', True):.3f} CPU x{pair('cpu', True):.3f}")
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
