@@ -85,6 +85,15 @@ def _grid_options():
     return out
 
 
+def _with_factor(rows, column):
+    """`rows` with `column` present: a grid factor that no selected run has
+    (a partial run, or no run at all) is an empty column, so the claim finds
+    no data instead of failing."""
+    if column in rows.columns or column not in _grid_options():
+        return rows
+    return rows.assign(**{column: pd.Series(dtype=object)})
+
+
 def _select(tidy, where, claim_id, role):
     rows = tidy
     for column, wanted in where.items():
@@ -225,24 +234,22 @@ def evaluate(claim, tidy):
         s = _sel(tidy, m, num, cid, pair_on).ratio(_sel(tidy, m, den, cid, pair_on))
         out = _one(s, expect, method) | {"detail": "", "samples": [s]}
     elif kind == "group":
-        num = _select(tidy, m["numerator"], cid, "numerator")
-        den = _select(tidy, m["denominator"], cid, "denominator")
+        num = _with_factor(_select(tidy, m["numerator"], cid, "numerator"), m["group_by"])
+        den = _with_factor(_select(tidy, m["denominator"], cid, "denominator"), m["group_by"])
         members = sorted(set(map(str, num[m["group_by"]])) | set(map(str, den[m["group_by"]])))
         members = [str(x) for x in m.get("members", members)]
         parts = {g: Samples.of(num[num[m["group_by"]].astype(str) == g], pair_on).ratio(
                     Samples.of(den[den[m["group_by"]].astype(str) == g], pair_on)) for g in members}
         out = _members(parts, expect, m.get("min_share", 1.0))
     elif kind == "ordering":
-        rows = _select(tidy, m["where"], cid, "where")
         by = m["by"]
+        rows = _with_factor(_select(tidy, m["where"], cid, "where"), by)
         of = lambda v: Samples.of(rows[_as_text(rows[by]) == _text(v)], pair_on)  # noqa: E731
         parts = {f"{lo}/{hi}": of(lo).ratio(of(hi)) for lo in m["lower"] for hi in m["higher"]}
         out = _members(parts, {"max": 1.0}, m.get("min_share", 1.0))
     else:  # trend
-        rows = _select(tidy, m["where"], cid, "where")
         over = m["over"]
-        if over not in rows.columns and over in _grid_options():  # a partial run: no data
-            rows = rows.assign(**{over: pd.Series(dtype=object)})
+        rows = _with_factor(_select(tidy, m["where"], cid, "where"), over)
         if m.get("statistic", "relative_change") == "slope":
             x = pd.to_numeric(rows[over], errors="coerce")
             ok = x.notna()

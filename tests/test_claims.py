@@ -68,6 +68,18 @@ def test_claim_selecting_no_rows_has_no_data(tmp_path, make_log):
     assert r.loc[0, "verdict"] == "no data" and r.loc[0, "n"] == 0
 
 
+@pytest.mark.parametrize("study", ["baseline", "lsm-eval", "slr", "bourbon", "doblix"])
+def test_every_claim_has_no_data_on_an_empty_tidy_table(tmp_path, study):
+    """A study whose runs all vanished (the tidy table is a header) gives
+    "no data" for every claim, never a crash on a grid factor no run has."""
+    path = tmp_path / "tidy.csv"
+    path.write_text(",".join(aggregate.COLUMNS) + "\n")
+    from paper.plotting import read_tidy
+    mine = [c for c in claims.load_claims(claims.CLAIMS) if c["study"] == study]
+    r = claims.check(study, read_tidy(path), mine)
+    assert len(r) == len(mine) and set(r["verdict"]) == {"no data"}
+
+
 def _frame(rows):
     """Tidy rows from (run, factors..., metric, value) dicts."""
     out = pd.DataFrame(rows)
