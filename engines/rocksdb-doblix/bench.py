@@ -2,24 +2,30 @@
 side in one run: a benchmark, not a test (nothing here passes or fails).
 
 For each dataset (WIKI, AMZN, FB, OSM, LOGN, UNI; labelled stand-ins where
-the real file is absent), the same lsmbench run on pristine RocksDB
-(build/engines/rocksdb, block-based table) and on rocksdb-doblix (the DobLIX
-table in the same library), repetitions interleaved: load the keys, settle,
-then read-only point lookups. Reports per dataset the read throughput ratio
-(target >= 1.19x on at least four), the index bytes, and the SSTable
-creation time (flush + compaction seconds, target within 10%); then, on
-AMZN with 64-byte keys, the index size (target: not larger than RocksDB's)
-and the lookup latency: `be64_pad56` (56 zero bytes, then the integer: the
-table prefix leaves 8 distinguishing bytes, one index level) and
-`decimal64` (zero-padded decimal strings: keys of a table share 8-byte
-chunks, so the string index grows child nodes).
+the real file is absent), the `doblix` study's Figure 9 read-only point on
+pristine RocksDB (build/engines/rocksdb, block-based table) and on
+rocksdb-doblix (the DobLIX table in the same library): the study's own
+lsmbench arguments (lsmrepro.studies), so the paper's setup of §IV-A holds
+here as it does in the figure: no block cache, zipfian reads of loaded
+keys, DobLIX with the study's error bound. Repetitions interleaved, each
+loading afresh with its own seed (the same for both engines). Reports per
+dataset the read throughput ratio (target >= 1.19x on at least four), the
+index bytes, and the SSTable creation time (flush + compaction seconds,
+target within 10%); then, on AMZN with 64-byte keys, the index size
+(target: not larger than RocksDB's) and the lookup latency: `be64_pad56`
+(56 zero bytes, then the integer: the table prefix leaves 8 distinguishing
+bytes, one index level) and `decimal64` (zero-padded decimal strings: keys
+of a table share 8-byte chunks, so the string index grows child nodes).
 
     .venv/bin/python engines/rocksdb-doblix/bench.py --scale local \
         --out results/local/doblix_bench.json [--datasets WIKI,LOGN] [--repetitions 1]
 
-Engines and datasets are built through the workflow first (Snakemake).
+`--requests uniform --block-cache-bytes 8388608` measures the setting
+earlier notes quote (uniform lookups, LevelDB's 8 MiB cache). Engines and
+datasets are built through the workflow first (Snakemake).
 """
 import argparse
+import copy
 import json
 import statistics
 import subprocess
@@ -30,15 +36,45 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from lsmrepro import studies  # noqa: E402
 from lsmrepro.atomic import write_text  # noqa: E402
+from lsmrepro.config import load_scale  # noqa: E402
 from lsmrepro.errors import InputError, cli  # noqa: E402
 
-DATASETS = {"WIKI": "wiki", "AMZN": "books", "FB": "fb", "OSM": "osm", "LOGN": "doblix_logn",
-            "UNI": "doblix_uni"}
-# RocksDB shaped as the local scale's baseline shapes it (config/scales/local.yaml).
-COMMON = ["write_buffer_size=4194304", "target_file_size_base=2097152",
-          "max_bytes_for_level_base=10485760"]
-ENGINES = {"rocksdb": ["table=block"], "rocksdb-doblix": ["table=doblix"]}
+# The study's systems compared here: its grid's `table` value per engine.
+SYSTEMS = {"rocksdb": "block", "rocksdb-doblix": "doblix"}
+
+
+def study_args(scale, label, lookups):
+    """lsmbench's arguments, per engine, of the doblix study's Figure 9
+    read-only point on `label` at `scale` (its option sets, grid values and
+    workload), one load-and-run each: what the figure measures, with
+    `lookups` reads and every dataset (the scale's own selection dropped)."""
+    cfg = copy.deepcopy(load_scale(scale))
+    cfg.setdefault("counts", {}).setdefault("figures", {})["doblix/fig9"] = {"ops": lookups, "repetitions": 1}
+    frame = studies.runs(cfg, "doblix", "fig9", f"workload=read_only dataset={label}")
+    out = {}
+    for engine, table in SYSTEMS.items():
+        rows = frame[(frame["engine"] == engine) & (frame["table"] == table)]
+        if len(rows) != 1:
+            raise InputError("paper/doblix/experiments.yaml", "figures.fig9.grid",
+                             f"one read-only {engine} point with table={table} expected, found {len(rows)}")
+        out[engine] = _with(list(rows.iloc[0]["run_args"]), "--phase", "all")
+    return out
+
+
+def _with(args, flag, value):
+    """`args` with `flag`'s value replaced (lsmbench takes a flag once)."""
+    i = args.index(flag)
+    return args[:i + 1] + [str(value)] + args[i + 2:]
+
+
+def _with_item(args, prefix, value):
+    """`args` with the `-p`/`-o` item "<prefix><old>" set to "<prefix><value>"."""
+    hits = [i for i, a in enumerate(args) if a.startswith(prefix)]
+    if len(hits) != 1:
+        raise InputError("paper/doblix/experiments.yaml", "figures.fig9", f"one {prefix}... argument expected")
+    return args[:hits[0]] + [f"{prefix}{value}"] + args[hits[0] + 1:]
 
 
 def snakemake(targets):
@@ -48,16 +84,20 @@ def snakemake(targets):
         raise SystemExit("error: snakemake failed:\n" + r.stderr[-3000:])
 
 
-def run(engine, dataset, args, extra, work):
+def run(engine, dataset, args, study, rep, extra, work):
     log = work / f"{engine}-{Path(dataset).name}-{len(list(work.glob('*.jsonl')))}.jsonl"
+    cmd = study[engine]
+    seed = int(cmd[cmd.index("--seed") + 1]) + rep
+    cmd = _with(cmd, "--seed", seed)
+    cmd = _with_item(cmd, "requestdistribution=", args.requests)
+    if args.block_cache_bytes is not None:
+        cmd = _with_item(cmd, "block_cache_bytes=", args.block_cache_bytes)
+    for flag, value in extra:
+        cmd = _with(cmd, flag, value)
     cmd = [str(REPO / "build/engines" / engine / "bin/lsmbench"), "--db", str(work / "db"),
-           "--dataset", str(dataset), "--log", str(log), "--workload", "point",
-           "--ops", str(args.lookups), "--negative-share", "0", "--value-bytes", "64",
-           "--load-order", "shuffled", "--seed", "7", *extra]
-    for o in COMMON + ENGINES[engine]:
-        cmd += ["-o", o]
+           "--dataset", str(dataset), "--log", str(log), *cmd]
     subprocess.run(["rm", "-rf", str(work / "db")], check=True)
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    r = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)  # the spec path is the repo's
     if r.returncode != 0:
         raise SystemExit(f"error: {' '.join(cmd)} failed:\n{r.stderr[-2000:]}")
     recs = [json.loads(x) for x in log.read_text().splitlines()]
@@ -74,11 +114,11 @@ def run(engine, dataset, args, extra, work):
             "index_nodes": doblix.get("live_tables_index_nodes")}
 
 
-def compare(dataset, args, extra, work):
-    runs = {e: [] for e in ENGINES}
-    for _ in range(args.repetitions):  # interleaved: both engines see the same machine state
-        for e in ENGINES:
-            runs[e].append(run(e, dataset, args, extra, work))
+def compare(dataset, args, study, extra, work):
+    runs = {e: [] for e in SYSTEMS}
+    for rep in range(args.repetitions):  # interleaved: both engines see the same machine state
+        for e in SYSTEMS:
+            runs[e].append(run(e, dataset, args, study, rep, extra, work))
     med = {e: {k: statistics.median(r[k] for r in rs) if rs[0][k] is not None else None
                for k in rs[0]} for e, rs in runs.items()}
     base, ours = med["rocksdb"], med["rocksdb-doblix"]
@@ -95,29 +135,37 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scale", default="local")
     ap.add_argument("--out", required=True)
-    ap.add_argument("--datasets", default=",".join(DATASETS))
+    ap.add_argument("--datasets", help="comma-separated labels (default: every dataset of the figure)")
     ap.add_argument("--lookups", type=int, default=1000000)
     ap.add_argument("--repetitions", type=int, default=3)
+    ap.add_argument("--requests", default="zipfian", choices=["zipfian", "uniform"],
+                    help="request distribution (the paper's, §IV-A: zipfian)")
+    ap.add_argument("--block-cache-bytes", type=int,
+                    help="block cache of both engines (default: the study's, none)")
     ap.add_argument("--long-keys-only", action="store_true",
                     help="only the 64-byte-key comparison on AMZN")
     args = ap.parse_args(argv)
-    labels = args.datasets.split(",")
+    datasets = studies.figures("doblix")["fig9"]["datasets"]
+    labels = args.datasets.split(",") if args.datasets else list(datasets)
     for label in labels:
-        if label not in DATASETS:
-            raise InputError("--datasets", label, f"one of {', '.join(DATASETS)}")
-    files = {label: REPO / "results" / args.scale / "datasets" / f"{DATASETS[label]}_uint64"
+        if label not in datasets:
+            raise InputError("--datasets", label, f"one of {', '.join(datasets)}")
+    files = {label: REPO / "results" / args.scale / "datasets" / f"{datasets[label]}_uint64"
              for label in labels}
     snakemake(["build/engines/rocksdb/bin/lsmbench", "build/engines/rocksdb-doblix/bin/lsmbench",
                *[str(f.relative_to(REPO)) for f in files.values()]])
     result = {"scale": args.scale, "lookups": args.lookups, "repetitions": args.repetitions,
-              "options": COMMON, "datasets": {}}
+              "requests": args.requests, "block_cache_bytes": args.block_cache_bytes,
+              "lsmbench_args": {}, "datasets": {}}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         for label, f in files.items():
             if args.long_keys_only:
                 break
             manifest = json.loads(Path(str(f) + ".manifest.json").read_text())
-            r = compare(f, args, [], work)
+            study = study_args(args.scale, label, args.lookups)
+            result["lsmbench_args"][label] = study
+            r = compare(f, args, study, [], work)
             r["stand_in"] = bool(manifest.get("stand_in"))
             r["manifest_source"] = manifest.get("source", manifest.get("kind"))
             result["datasets"][label] = r
@@ -126,7 +174,8 @@ def main(argv=None):
                   f"creation x{r['creation_ratio']:.2f}", file=sys.stderr)
         if "AMZN" in files:
             for encoding in ("be64_pad56", "decimal64"):
-                r = compare(files["AMZN"], args, ["--key-encoding", encoding], work)
+                r = compare(files["AMZN"], args, study_args(args.scale, "AMZN", args.lookups),
+                            [("--key-encoding", encoding)], work)
                 result[f"amzn_64_byte_keys_{encoding}"] = r
                 m = r["median"]
                 print(f"AMZN 64-byte keys ({encoding}): index x{r['index_ratio']:.2f}  "
