@@ -58,6 +58,28 @@ def test_runs_inserting_held_out_keys_keep_a_load_per_repetition():
     assert (d["seed"] == d["load_seed"]).all()
 
 
+def _local_pairs(claim, runs):
+    """Paired samples a claim of the local scale gets: one per value of its
+    pair_on columns among its figure's runs (repetition = rep)."""
+    m = claim["measure"]
+    side = m.get("numerator") or m.get("where")
+    mine = runs[runs["figure"] == side.get("experiment", claim["figure"])]
+    n = 1
+    for column in m.get("pair_on", ["run"]):
+        n *= mine["rep" if column == "repetition" else column].nunique()
+    return n
+
+
+def test_local_gives_every_bourbon_ratio_claim_four_pairs():
+    """The local scale's bourbon counts exist for this: with 2 pairs the 95%
+    interval's t is 12.7 and no claim can be judged."""
+    from lsmrepro import claims
+    runs = studies.runs(config.load_scale("local"), "bourbon")
+    few = {c["id"]: _local_pairs(c, runs) for c in claims.load_claims()
+           if c["study"] == "bourbon" and c["measure"]["kind"] in ("ratio", "group", "ordering", "trend")}
+    assert few and not {k: n for k, n in few.items() if n < 4}
+
+
 def test_scale_counts_cap_and_override_per_figure():
     fig = studies.figures("baseline")["point"]
     assert studies.counts(config.load_scale("paper"), "baseline", "point", fig) == {"ops": 10000000, "repetitions": 5}
