@@ -231,12 +231,12 @@ def check_scale(scale_cfg, path):
     for key, entry in scale_cfg.get("counts", {}).get("figures", {}).items():
         field = f"counts.figures.{key}"
         study, _, fig_id = key.partition("/")
-        specs = registry().get(study) and spec_path(study).is_file() and figures(study)
-        if not specs or "engines" not in specs.get(fig_id, {}):
+        figs = figures(study) if study in registry() and spec_path(study).is_file() else {}
+        if "engines" not in figs.get(fig_id, {}):
             raise InputError(path, field, "a study/figure with runs expected (paper/<study>/experiments.yaml, "
                                           "a figure with engines)")
         if "load_repetitions" in entry:
-            reps = counts(scale_cfg, study, fig_id, specs[fig_id])["repetitions"]
+            reps = counts(scale_cfg, study, fig_id, figs[fig_id])["repetitions"]
             if entry["load_repetitions"] > reps:
                 raise InputError(path, f"{field}.load_repetitions",
                                  f"at most the figure's {reps} repetitions at this scale expected, "
@@ -323,11 +323,7 @@ def _shapes_load(w):
     out of the load, and YCSB's own field sizes replace value_bytes. Any
     other workload's load writes every key with value_bytes-byte values, the
     same database as a point workload's, so they share one load."""
-    if w["kind"] in ("point", "range"):
-        return False
-    if {"fieldcount", "fieldlength"} & set(w.get("properties", {})):
-        return True
-    return _holds_out_keys(w)
+    return bool({"fieldcount", "fieldlength"} & set(w.get("properties", {}))) or _holds_out_keys(w)
 
 
 def _holds_out_keys(w):
