@@ -1,7 +1,8 @@
 """Loads and validates the configuration: the top level against
 config/schema.yaml, then the chosen scale file against
-config/scale.schema.yaml. Every violation becomes one InputError naming the
-file, the dotted field and what the schema expected."""
+config/scale.schema.yaml (then against the study specs it names). Every
+violation becomes one InputError naming the file, the dotted field and what
+was expected."""
 from pathlib import Path
 
 import jsonschema
@@ -58,6 +59,8 @@ def load_scale(name, config_dir=CONFIG_DIR):
     path = Path(config_dir) / "scales" / f"{name}.yaml"
     data = _load_yaml(path)
     validate(data, Path(config_dir) / "scale.schema.yaml", path)
+    from lsmrepro import studies  # it reads this module's YAML helpers
+    studies.check_scale(data, path)
     return data
 
 

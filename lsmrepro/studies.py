@@ -7,8 +7,11 @@ is readable and stable, `engine=leveldb+dataset=uniform+workload=lookups`,
 and names its folder: results/<scale>/raw/<study>/<figure>/<point>/r<rep>.*
 A load is what a run starts from: the settled database of (engine, the
 options that shape the database, dataset, load order, value size, key
-encoding, settle mode, seed = the repetition's), shared by every run that
-starts from the same one: results/<scale>/loads/<load>.
+encoding, settle mode, seed), shared by every run that starts from the same
+one: results/<scale>/loads/<load>. Its seed is the repetition's (seed + r),
+unless the scale shares loads between repetitions (`load_repetitions` L of
+counts.figures: repetition r then starts from the load of repetition r mod L,
+while its own seed still draws its request stream).
 
     python -m lsmrepro.studies check            validate every spec
     python -m lsmrepro.studies runs --scale smoke [--select "engine=leveldb rep=0"]
@@ -213,6 +216,33 @@ def counts(scale_cfg, study, fig_id, fig):
     return out
 
 
+def load_repetitions(scale_cfg, study, fig_id, repetitions):
+    """How many of a figure's repetitions load their own database at a scale:
+    every one (the paper's protocol) unless `counts.figures.<study/figure>.
+    load_repetitions` shares them (check_scale keeps it <= repetitions)."""
+    c = (scale_cfg or {}).get("counts", {})
+    return c.get("figures", {}).get(f"{study}/{fig_id}", {}).get("load_repetitions", repetitions)
+
+
+def check_scale(scale_cfg, path):
+    """What the scale schema cannot see: every `counts.figures` entry names a
+    figure with runs, and its load_repetitions are at most its repetitions
+    at this scale (more would be loads no repetition starts from)."""
+    for key, entry in scale_cfg.get("counts", {}).get("figures", {}).items():
+        field = f"counts.figures.{key}"
+        study, _, fig_id = key.partition("/")
+        figs = figures(study) if study in registry() and spec_path(study).is_file() else {}
+        if "engines" not in figs.get(fig_id, {}):
+            raise InputError(path, field, "a study/figure with runs expected (paper/<study>/experiments.yaml, "
+                                          "a figure with engines)")
+        if "load_repetitions" in entry:
+            reps = counts(scale_cfg, study, fig_id, figs[fig_id])["repetitions"]
+            if entry["load_repetitions"] > reps:
+                raise InputError(path, f"{field}.load_repetitions",
+                                 f"at most the figure's {reps} repetitions at this scale expected, "
+                                 f"got {entry['load_repetitions']}")
+
+
 def scale_select(scale_cfg, study, fig_id):
     """The grid points a scale runs of a figure (`counts.figures.<study/figure>.select`,
     the syntax of --config select), or None for all."""
@@ -280,7 +310,7 @@ def _load_id(row):
     shaping = {k: v for k, v in sorted(row["options"].items()) if k not in row["run_options"]}
     parts = [("engine", row["engine"]), *shaping.items(), ("dataset", row["dataset_name"]),
              ("order", row["load_order"]), ("value", row["value_bytes"]), ("key", row["key_encoding"]),
-             ("settle", row["settle"]), ("seed", row["seed"])]
+             ("settle", row["settle"]), ("seed", row["load_seed"])]
     w = row["workload_spec"]
     if _shapes_load(w):
         digest = hashlib.sha256(json.dumps(_workload_args(w, row["ops"])).encode()).hexdigest()[:10]
@@ -293,13 +323,18 @@ def _shapes_load(w):
     out of the load, and YCSB's own field sizes replace value_bytes. Any
     other workload's load writes every key with value_bytes-byte values, the
     same database as a point workload's, so they share one load."""
+    return bool({"fieldcount", "fieldlength"} & set(w.get("properties", {}))) or _holds_out_keys(w)
+
+
+def _holds_out_keys(w):
+    """Whether a workload inserts keys held out of its load. lsmbench draws
+    them with the run's seed, so such a run's load is its own seed's: it
+    cannot start from a load another repetition shares."""
     if w["kind"] in ("point", "range"):
         return False
     if w["kind"] == "inserts":
         return True
     props = dict(w.get("properties", {}))
-    if {"fieldcount", "fieldlength"} & set(props):
-        return True
     with open(REPO / ycsb_spec_file(w["spec"])) as f:
         spec = dict(line.strip().split("=", 1) for line in f if "=" in line and not line.lstrip().startswith("#"))
     return float(props.get("insertproportion", spec.get("insertproportion", 0))) > 0
@@ -323,14 +358,20 @@ def runs(scale_cfg, study=None, figure=None, select=None):
         if (study and s != study) or (figure and fig_id != figure) or "engines" not in fig:
             continue
         cnt = counts(scale_cfg, s, fig_id, fig)
+        shared = load_repetitions(scale_cfg, s, fig_id, cnt["repetitions"])
         points = _point_rows(s, fig_id, fig, cnt)
         keep = scale_select(scale_cfg, s, fig_id)
         if keep:
             frame = pd.DataFrame(points)
             points = [p for p, ok in zip(points, _selection(frame, keep, f"counts.figures.{s}/{fig_id}.select")) if ok]
         for row in points:
+            own = _holds_out_keys(row["workload_spec"])
             for rep in range(cnt["repetitions"]):
-                r = dict(row, rep=rep, seed=row["seed"] + rep)
+                # The run's seed draws its request stream; the load's seed
+                # orders the load, shared by repetitions r, r + L, ... when
+                # the scale shares loads (load_repetitions L).
+                load_rep = rep if own else rep % shared
+                r = dict(row, rep=rep, seed=row["seed"] + rep, load_seed=row["seed"] + load_rep)
                 r["load"] = _load_id(r)
                 r["load_args"] = _lsmbench_args(r, "load")
                 r["run_args"] = _lsmbench_args(r, "run")
@@ -371,8 +412,9 @@ def _selection(frame, select, origin="--config select"):
 def _lsmbench_args(row, phase):
     """lsmbench's arguments of one run's load or run phase (without the
     paths, which the rules add)."""
+    seed = row["load_seed"] if phase == "load" else row["seed"]
     args = ["--phase", phase, "--load-order", row["load_order"], "--key-encoding", row["key_encoding"],
-            "--seed", str(row["seed"]), "--settle", row["settle"]]
+            "--seed", str(seed), "--settle", row["settle"]]
     w = row["workload_spec"]
     args += _workload_args(w, row["ops"])
     if w["kind"] == "point":

@@ -28,6 +28,58 @@ def test_baseline_point_expands_to_engine_dataset_repetition_runs():
     assert all(f"seed={s}" in ld for s, ld in zip(runs["seed"], runs["load"]))
 
 
+def test_shared_load_repetitions_start_from_one_load_with_their_own_streams():
+    """load_repetitions L: repetition r starts from the load of repetition
+    r mod L (its seed) and runs its own request stream (seed + r)."""
+    def scale(**entry):
+        return {"counts": {"figures": {"baseline/point": {"repetitions": 4, **entry}}}}
+    runs = studies.runs(scale(load_repetitions=1), "baseline", "point")
+    for _, point in runs.groupby("point"):
+        assert list(point["rep"]) == [0, 1, 2, 3] and point["load"].nunique() == 1
+        assert list(point["seed"]) == [1000, 1001, 1002, 1003] and set(point["load_seed"]) == {1000}
+        for r in point.itertuples():
+            assert r.load_args[r.load_args.index("--seed") + 1] == "1000"
+            assert r.run_args[r.run_args.index("--seed") + 1] == str(r.seed)
+    two = studies.runs(scale(load_repetitions=2), "baseline", "point")
+    assert list(two.groupby("point")["load_seed"].apply(list).iloc[0]) == [1000, 1001, 1000, 1001]
+    # without it every repetition loads its own database (the paper's protocol)
+    own = studies.runs(scale(), "baseline", "point")
+    assert own.groupby("point")["load"].nunique().eq(4).all() and (own["seed"] == own["load_seed"]).all()
+
+
+def test_runs_inserting_held_out_keys_keep_a_load_per_repetition():
+    """lsmbench draws the keys YCSB D/E insert with the run's seed, out of
+    the load: such a run cannot share another repetition's load."""
+    scale = {"counts": {"figures": {"bourbon/fig16": {"repetitions": 3, "load_repetitions": 1}}}}
+    runs = studies.runs(scale, "bourbon", "fig16")
+    loads = runs.groupby("workload")["load"].nunique() / runs.groupby("workload")["engine"].nunique()
+    assert loads.to_dict() == {"A": 1, "B": 1, "D": 3, "F": 1}
+    d = runs[runs["workload"] == "D"]
+    assert (d["seed"] == d["load_seed"]).all()
+
+
+def _local_pairs(claim, runs):
+    """Paired samples a claim of the local scale gets: one per value of its
+    pair_on columns among its figure's runs (repetition = rep)."""
+    m = claim["measure"]
+    side = m.get("numerator") or m.get("where")
+    mine = runs[runs["figure"] == side.get("experiment", claim["figure"])]
+    n = 1
+    for column in m.get("pair_on", ["run"]):
+        n *= mine["rep" if column == "repetition" else column].nunique()
+    return n
+
+
+def test_local_gives_every_bourbon_ratio_claim_four_pairs():
+    """The local scale's bourbon counts exist for this: with 2 pairs the 95%
+    interval's t is 12.7 and no claim can be judged."""
+    from lsmrepro import claims
+    runs = studies.runs(config.load_scale("local"), "bourbon")
+    few = {c["id"]: _local_pairs(c, runs) for c in claims.load_claims()
+           if c["study"] == "bourbon" and c["measure"]["kind"] in ("ratio", "group", "ordering", "trend")}
+    assert few and not {k: n for k, n in few.items() if n < 4}
+
+
 def test_scale_counts_cap_and_override_per_figure():
     fig = studies.figures("baseline")["point"]
     assert studies.counts(config.load_scale("paper"), "baseline", "point", fig) == {"ops": 10000000, "repetitions": 5}
