@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "workloads/sosd/sosd_format.h"
+#include "clock.h"
 #include "engine.h"
 #include "ops.h"
 #include "run_log.h"
@@ -57,10 +58,33 @@ bool KeyValues(const std::vector<std::string>& items, const std::string& what,
   return true;
 }
 
+// Wall seconds of the driver's stages, each from the end of the one before
+// (the `end` record's driver_seconds): where a run's time outside its
+// measured phases goes.
+class Stages {
+ public:
+  Stages() : start_(lsmbench::NowNanos()), mark_(start_) {}
+  void Mark(const char* name, uint64_t minus_ns = 0) {
+    uint64_t now = lsmbench::NowNanos();
+    seconds_[name] = (now - mark_ - minus_ns) / 1e9;
+    mark_ = now;
+  }
+  void Add(const char* name, uint64_t ns) { seconds_[name] = ns / 1e9; }
+  nlohmann::json Total() {
+    seconds_["total"] = (lsmbench::NowNanos() - start_) / 1e9;
+    return seconds_;
+  }
+
+ private:
+  uint64_t start_, mark_;
+  nlohmann::json seconds_ = nlohmann::json::object();
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace lsmbench;
+  Stages stages;
   std::unique_ptr<Engine> engine = NewEngine();
 
   CLI::App app{"lsmbench (" + engine->Name() + "): load, run, verify, log"};
@@ -137,6 +161,7 @@ int main(int argc, char** argv) {
     return Fail(err);
   }
 
+  stages.Mark("inputs");
   RunSpec spec;
   sosd::ReadInfo info;
   if (!sosd::ReadKeys(dataset, /*require_sorted=*/true, &spec.keys, &info, &err)) {
@@ -157,6 +182,7 @@ int main(int argc, char** argv) {
   // The store holds each key once; duplicates in the file are counted and
   // reported, and the distinct keys are what gets loaded and verified.
   spec.keys.erase(std::unique(spec.keys.begin(), spec.keys.end()), spec.keys.end());
+  stages.Mark("read_dataset");
   spec.db_dir = db_dir;
   spec.shuffled_load = load_order == "shuffled";
   spec.value_bytes = value_bytes;
@@ -194,6 +220,7 @@ int main(int argc, char** argv) {
     }
   }
   if (phase == "load") spec.ops.clear();
+  stages.Mark("make_ops");
   spec.progress = progress == "always" || (progress == "auto" && spec.keys.size() >= 1000000);
 
   std::error_code ec;
@@ -230,21 +257,27 @@ int main(int argc, char** argv) {
                     {"meta", meta},
                     {"attached", attached}});
 
+  stages.Mark("start_log");
   if (!engine->Open(db_dir, options, &err)) return Fail(db_dir + ": open: " + err);
+  stages.Mark("open");
   RunResult result = Run(engine.get(), spec, &log);
+  stages.Mark("phases", result.stats_ns);
+  stages.Add("stats", result.stats_ns);
   engine->Close();
+  stages.Mark("close");
   if (!keep_db && phase != "load") std::filesystem::remove_all(db_dir, ec);
+  stages.Mark("remove_db");
 
   if (!result.error.empty()) return Fail(engine->Name() + ": " + result.error);
   if (result.wrong > 0) {
     // Kept beside, never under, the output name: a wrong run is no result.
     std::string failed = log_path + ".failed";
-    log.Finish("wrong_answers", &err);
+    log.Finish("wrong_answers", &err, {{"driver_seconds", stages.Total()}});
     std::filesystem::rename(log_path, failed, ec);
     return Fail(engine->Name() + ": " + std::to_string(result.wrong) + " of " +
                 std::to_string(result.verified) + " answers wrong; see " + failed);
   }
-  if (!log.Finish("ok", &err)) return Fail(err);
+  if (!log.Finish("ok", &err, {{"driver_seconds", stages.Total()}})) return Fail(err);
   std::fprintf(stderr, "lsmbench: %s: %llu answers verified, log %s\n",
                engine->Name().c_str(), static_cast<unsigned long long>(result.verified),
                log_path.c_str());

@@ -30,8 +30,9 @@ void RunLog::Write(const std::string& type, nlohmann::json record) {
   std::fwrite(line.data(), 1, line.size(), f_);
 }
 
-bool RunLog::Finish(const std::string& status, std::string* err) {
-  Write("end", {{"status", status}});
+bool RunLog::Finish(const std::string& status, std::string* err, nlohmann::json fields) {
+  fields["status"] = status;
+  Write("end", std::move(fields));
   bool ok = std::fflush(f_) == 0 && fsync(fileno(f_)) == 0;
   ok = std::fclose(f_) == 0 && ok;
   f_ = nullptr;

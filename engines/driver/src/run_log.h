@@ -26,8 +26,10 @@ class RunLog {
   bool Open(const std::string& path, std::string* err);
   // Writes one record; `type` becomes its "type" field.
   void Write(const std::string& type, nlohmann::json record);
-  // Appends {"type":"end","status":status} and renames into place.
-  bool Finish(const std::string& status, std::string* err);
+  // Appends {"type":"end","status":status, ...fields} and renames into
+  // place.
+  bool Finish(const std::string& status, std::string* err,
+              nlohmann::json fields = nlohmann::json::object());
 
   // A `latency` record body for one histogram.
   static nlohmann::json Latency(const std::string& op, const std::string& subset,

@@ -209,8 +209,10 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
               {"steps", {{"engine_call", engine_ns}, {"harness", run_ns - engine_ns}}},
               {"per_op", {{"engine_call", n ? double(engine_ns) / n : 0.0},
                           {"harness", n ? double(run_ns - engine_ns) / n : 0.0}}}});
+  uint64_t stats_start = NowNanos();
   for (nlohmann::json& b : engine->Breakdowns()) log->Write("breakdown", std::move(b));
   log->Write("engine", engine->Stats());
+  result.stats_ns = NowNanos() - stats_start;
   nlohmann::json check = verifier.ToJson();
   check["edge_probes"] = probes;
   if (spec.digest) {

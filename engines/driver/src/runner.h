@@ -41,6 +41,9 @@ struct RunResult {
   uint64_t verified = 0;
   uint64_t wrong = 0;
   std::string error;  // an engine error; empty when none
+  // Wall time of the records written after the run phase (the engine's
+  // breakdowns and statistics), outside every measured phase.
+  uint64_t stats_ns = 0;
 };
 
 // Writes the phase, latency, breakdown, engine and check records (the
