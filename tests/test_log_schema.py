@@ -89,6 +89,9 @@ def test_map_engine_output_passes_the_schema(lsmbench_map, dataset, tmp_path, na
     assert kinds[0] == "run" and kinds[-1] == "end"
     assert {"phase", "latency", "breakdown", "engine", "check"} <= set(kinds)
     assert log.run["engine"] == "map" and log.run["dataset"]["duplicates"] == 1
+    stages = log.records[-1].data["driver_seconds"]  # the time outside the measured phases
+    assert {"read_dataset", "make_ops", "open", "phases", "close", "total"} <= set(stages)
+    assert stages["total"] >= sum(v for k, v in stages.items() if k != "total") * 0.999
 
 
 @pytest.mark.parametrize("encoding", catalogue_encodings())
