@@ -375,8 +375,8 @@ def test_every_workload_kind_loads_then_runs_on_a_real_engine(results, tmp_path,
     """A spec's workload as lsmbench arguments: --phase load, then --phase run
     on what it left; every answer checks."""
     from lsmrepro import studies
-    row = {"load_order": "shuffled", "key_encoding": "be64", "seed": 5, "load_seed": 5, "settle": "wait", "value_bytes": 32,
-           "options": {}, "run_options": [], "ops": 3000, "workload_spec": workload}
+    row = {"load_order": "shuffled", "key_encoding": "be64", "seed": 5, "load_seed": 5, "settle": "wait",
+           "value_bytes": 32, "options": {}, "run_options": [], "ops": 3000, "workload_spec": workload}
     for phase in ("load", "run"):
         r = _lsmbench("--db", tmp_path / "db", "--dataset", results / "smoke" / "datasets" / "uspr_uint64",
                       "--log", tmp_path / f"{phase}.jsonl", *studies._lsmbench_args(row, phase))
