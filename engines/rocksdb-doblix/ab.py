@@ -26,15 +26,16 @@ import bench  # noqa: E402
 from lsmrepro.errors import InputError, cli  # noqa: E402
 
 
-def lsmbench(binary, table, dataset, db, log, phase, lookups):
-    cmd = [binary, "--db", str(db), "--dataset", str(dataset), "--log", str(log),
-           "--workload", "point", "--ops", str(lookups), "--negative-share", "0",
-           "--value-bytes", "64", "--load-order", "shuffled", "--seed", "7",
-           "--phase", phase, "--progress", "never"] + (["--keep-db"] if phase == "run" else [])
-    for o in bench.COMMON + [f"table={table}"]:
-        cmd += ["-o", o]
+def lsmbench(binary, table, study, dataset, db, log, phase):
+    """`binary` on bench.py's arguments for `table` (the study's Figure 9
+    read-only point: RocksDB's for the block-based table, DobLIX's for the
+    plugin's tables), in one phase."""
+    args = study["rocksdb" if table == "block" else "rocksdb-doblix"]
+    args = bench._with_item(bench._with(args, "--phase", phase), "table=", table)
+    cmd = [binary, "--db", str(db), "--dataset", str(dataset), "--log", str(log), *args,
+           "--progress", "never"] + (["--keep-db"] if phase == "run" else [])
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    r = subprocess.run(cmd, cwd=bench.REPO, capture_output=True, text=True)  # the spec path is the repo's
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
         raise SystemExit(f"error: {' '.join(cmd)} failed:\n{r.stderr[-2000:]}")
@@ -52,8 +53,9 @@ def main(argv=None):
     ap.add_argument("--repetitions", type=int, default=5)
     ap.add_argument("variants", nargs="+", help="NAME=LSMBENCH:TABLE, the first is the base")
     args = ap.parse_args(argv)
-    if args.dataset not in bench.DATASETS:
-        raise InputError("--dataset", args.dataset, f"one of {', '.join(bench.DATASETS)}")
+    names = bench.datasets()
+    if args.dataset not in names:
+        raise InputError("--dataset", args.dataset, f"one of {', '.join(names)}")
     variants = []
     for v in args.variants:
         name, _, spec = v.partition("=")
@@ -61,8 +63,9 @@ def main(argv=None):
         if not name or not binary or not table:
             raise InputError("variant", v, "NAME=LSMBENCH:TABLE")
         variants.append((name, binary, table))
-    dataset = bench.REPO / "results" / args.scale / "datasets" / f"{bench.DATASETS[args.dataset]}_uint64"
+    dataset = bench.REPO / "results" / args.scale / "datasets" / f"{names[args.dataset]}_uint64"
     bench.snakemake([str(dataset.relative_to(bench.REPO))])
+    study = bench.study_args(args.scale, args.dataset, args.lookups)
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     shapes = {}
@@ -71,15 +74,15 @@ def main(argv=None):
         if table not in shapes:
             load_log = work / f"load-{table}-{args.dataset}.jsonl"
             if not db.exists():
-                lsmbench(binary, table, dataset, db, load_log, "load", args.lookups)
+                lsmbench(binary, table, study, dataset, db, load_log, "load")
             shapes[table] = next(r for r in map(json.loads, load_log.read_text().splitlines())
                                  if r["type"] == "engine")["files_per_level"]
     rows = {name: [] for name, _, _ in variants}
     for rep in range(args.repetitions):
         k = rep % len(variants)
         for name, binary, table in variants[k:] + variants[:k]:
-            recs, cpu = lsmbench(binary, table, dataset, work / f"db-{table}-{args.dataset}",
-                                 work / f"run-{name}-{rep}.jsonl", "run", args.lookups)
+            recs, cpu = lsmbench(binary, table, study, dataset, work / f"db-{table}-{args.dataset}",
+                                 work / f"run-{name}-{rep}.jsonl", "run")
             get = next(x for x in recs if x["type"] == "latency" and x["op"] == "get"
                        and x["subset"] == "all")
             phase = next(x for x in recs if x["type"] == "phase" and x["phase"] == "run")

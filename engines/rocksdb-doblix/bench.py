@@ -45,6 +45,19 @@ from lsmrepro.errors import InputError, cli  # noqa: E402
 SYSTEMS = {"rocksdb": "block", "rocksdb-doblix": "doblix"}
 
 
+def datasets():
+    """The doblix study's Figure 9 datasets, label -> catalogue name."""
+    return studies.figures("doblix")["fig9"]["datasets"]
+
+
+def add_setup_arguments(ap):
+    """The read setup's options, shared by bench.py and steps.py."""
+    ap.add_argument("--requests", default="zipfian", choices=["zipfian", "uniform"],
+                    help="request distribution (the paper's, §IV-A: zipfian)")
+    ap.add_argument("--block-cache-bytes", type=int,
+                    help="block cache of both engines (default: the study's, none)")
+
+
 def study_args(scale, label, lookups):
     """lsmbench's arguments, per engine, of the doblix study's Figure 9
     read-only point on `label` at `scale` (its option sets, grid values and
@@ -84,7 +97,9 @@ def snakemake(targets):
         raise SystemExit("error: snakemake failed:\n" + r.stderr[-3000:])
 
 
-def run(engine, dataset, args, study, rep, extra, work):
+def run(engine, dataset, args, study, rep, extra, work, options=None):
+    """One load-and-run of `engine`'s study arguments, repetition `rep`;
+    `extra` replaces flags' values, `options` sets `-o key=value` items."""
     log = work / f"{engine}-{Path(dataset).name}-{len(list(work.glob('*.jsonl')))}.jsonl"
     cmd = study[engine]
     seed = int(cmd[cmd.index("--seed") + 1]) + rep
@@ -94,6 +109,8 @@ def run(engine, dataset, args, study, rep, extra, work):
         cmd = _with_item(cmd, "block_cache_bytes=", args.block_cache_bytes)
     for flag, value in extra:
         cmd = _with(cmd, flag, value)
+    for key, value in (options or {}).items():
+        cmd = _with_item(cmd, f"{key}=", value)
     cmd = [str(REPO / "build/engines" / engine / "bin/lsmbench"), "--db", str(work / "db"),
            "--dataset", str(dataset), "--log", str(log), *cmd]
     subprocess.run(["rm", "-rf", str(work / "db")], check=True)
@@ -138,19 +155,16 @@ def main(argv=None):
     ap.add_argument("--datasets", help="comma-separated labels (default: every dataset of the figure)")
     ap.add_argument("--lookups", type=int, default=1000000)
     ap.add_argument("--repetitions", type=int, default=3)
-    ap.add_argument("--requests", default="zipfian", choices=["zipfian", "uniform"],
-                    help="request distribution (the paper's, §IV-A: zipfian)")
-    ap.add_argument("--block-cache-bytes", type=int,
-                    help="block cache of both engines (default: the study's, none)")
+    add_setup_arguments(ap)
     ap.add_argument("--long-keys-only", action="store_true",
                     help="only the 64-byte-key comparison on AMZN")
     args = ap.parse_args(argv)
-    datasets = studies.figures("doblix")["fig9"]["datasets"]
-    labels = args.datasets.split(",") if args.datasets else list(datasets)
+    names = datasets()
+    labels = args.datasets.split(",") if args.datasets else list(names)
     for label in labels:
-        if label not in datasets:
-            raise InputError("--datasets", label, f"one of {', '.join(datasets)}")
-    files = {label: REPO / "results" / args.scale / "datasets" / f"{datasets[label]}_uint64"
+        if label not in names:
+            raise InputError("--datasets", label, f"one of {', '.join(names)}")
+    files = {label: REPO / "results" / args.scale / "datasets" / f"{names[label]}_uint64"
              for label in labels}
     snakemake(["build/engines/rocksdb/bin/lsmbench", "build/engines/rocksdb-doblix/bin/lsmbench",
                *[str(f.relative_to(REPO)) for f in files.values()]])

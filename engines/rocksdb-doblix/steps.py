@@ -65,13 +65,15 @@ def main(argv=None):
     ap.add_argument("--lookups", type=int, default=300000)
     ap.add_argument("--repetitions", type=int, default=2)
     ap.add_argument("--out")
+    bench.add_setup_arguments(ap)
     args = ap.parse_args(argv)
     labels = args.datasets.split(",")
+    names = bench.datasets()
     for label in labels:
-        if label not in bench.DATASETS:
-            raise InputError("--datasets", label, f"one of {', '.join(bench.DATASETS)}")
+        if label not in names:
+            raise InputError("--datasets", label, f"one of {', '.join(names)}")
     files = {label: bench.REPO / "results" / args.scale / "datasets" /
-             f"{bench.DATASETS[label]}_uint64" for label in labels}
+             f"{names[label]}_uint64" for label in labels}
     bench.snakemake(["build/engines/rocksdb/bin/lsmbench", "build/engines/rocksdb-doblix/bin/lsmbench",
                      *[str(f.relative_to(bench.REPO)) for f in files.values()]])
     tables = {"rocksdb": "block", "rocksdb-doblix": "doblix"}
@@ -81,9 +83,10 @@ def main(argv=None):
         work = Path(tmp)
         for label, f in files.items():
             rows = {e: [] for e in tables}
-            for _ in range(args.repetitions):
+            study = bench.study_args(args.scale, label, args.lookups)
+            for rep in range(args.repetitions):
                 for e, table in tables.items():
-                    bench.run(e, f, args, ["-o", "perf_steps=true"], work)
+                    bench.run(e, f, args, study, rep, [], work, options={"perf_steps": "true"})
                     log = max(work.glob(f"{e}-*.jsonl"), key=lambda p: p.stat().st_mtime)
                     rows[e].append(per_get(log, table))
             med = {}
