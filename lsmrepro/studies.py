@@ -203,6 +203,11 @@ def ycsb_spec_file(name):
     return None
 
 
+def _scale_entry(scale_cfg, study, fig_id):
+    """A figure's entry in a scale file (`counts.figures.<study/figure>`), or {}."""
+    return (scale_cfg or {}).get("counts", {}).get("figures", {}).get(f"{study}/{fig_id}", {})
+
+
 def counts(scale_cfg, study, fig_id, fig):
     """ops and repetitions of a figure at a scale: the spec gives the paper's,
     the scale file caps them (`counts.max_*`) or sets them per figure."""
@@ -212,7 +217,7 @@ def counts(scale_cfg, study, fig_id, fig):
         cap = c.get(f"max_{key}")
         if cap is not None:
             out[key] = min(out[key], cap)
-    out.update({k: v for k, v in c.get("figures", {}).get(f"{study}/{fig_id}", {}).items() if k in out})
+    out.update({k: v for k, v in _scale_entry(scale_cfg, study, fig_id).items() if k in out})
     return out
 
 
@@ -220,8 +225,7 @@ def load_repetitions(scale_cfg, study, fig_id, repetitions):
     """How many of a figure's repetitions load their own database at a scale:
     every one (the paper's protocol) unless `counts.figures.<study/figure>.
     load_repetitions` shares them (check_scale keeps it <= repetitions)."""
-    c = (scale_cfg or {}).get("counts", {})
-    return c.get("figures", {}).get(f"{study}/{fig_id}", {}).get("load_repetitions", repetitions)
+    return _scale_entry(scale_cfg, study, fig_id).get("load_repetitions", repetitions)
 
 
 def check_scale(scale_cfg, path):
@@ -246,8 +250,7 @@ def check_scale(scale_cfg, path):
 def scale_select(scale_cfg, study, fig_id):
     """The grid points a scale runs of a figure (`counts.figures.<study/figure>.select`,
     the syntax of --config select), or None for all."""
-    c = (scale_cfg or {}).get("counts", {})
-    return c.get("figures", {}).get(f"{study}/{fig_id}", {}).get("select")
+    return _scale_entry(scale_cfg, study, fig_id).get("select")
 
 
 def _workload_args(w, ops):
@@ -335,9 +338,16 @@ def _holds_out_keys(w):
     if w["kind"] == "inserts":
         return True
     props = dict(w.get("properties", {}))
-    with open(REPO / ycsb_spec_file(w["spec"])) as f:
-        spec = dict(line.strip().split("=", 1) for line in f if "=" in line and not line.lstrip().startswith("#"))
+    spec = _ycsb_properties(ycsb_spec_file(w["spec"]))
     return float(props.get("insertproportion", spec.get("insertproportion", 0))) > 0
+
+
+@lru_cache(maxsize=None)
+def _ycsb_properties(path):
+    """A YCSB property file as a dict, read once: the run table asks for
+    every point and repetition."""
+    with open(REPO / path) as f:
+        return dict(line.strip().split("=", 1) for line in f if "=" in line and not line.lstrip().startswith("#"))
 
 
 def _bounded(text, limit=200):

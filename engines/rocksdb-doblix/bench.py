@@ -104,12 +104,12 @@ def run(engine, dataset, args, study, rep, extra, work, options=None):
     cmd = study[engine]
     seed = int(cmd[cmd.index("--seed") + 1]) + rep
     cmd = _with(cmd, "--seed", seed)
-    cmd = _with_item(cmd, "requestdistribution=", args.requests)
-    if args.block_cache_bytes is not None:
-        cmd = _with_item(cmd, "block_cache_bytes=", args.block_cache_bytes)
     for flag, value in extra:
         cmd = _with(cmd, flag, value)
-    for key, value in (options or {}).items():
+    items = {"requestdistribution": args.requests, **(options or {})}
+    if args.block_cache_bytes is not None:
+        items["block_cache_bytes"] = args.block_cache_bytes
+    for key, value in items.items():
         cmd = _with_item(cmd, f"{key}=", value)
     cmd = [str(REPO / "build/engines" / engine / "bin/lsmbench"), "--db", str(work / "db"),
            "--dataset", str(dataset), "--log", str(log), *cmd]
