@@ -11,7 +11,9 @@ keys, DobLIX with the study's error bound. Repetitions interleaved, each
 loading afresh with its own seed (the same for both engines). Reports per
 dataset the read throughput ratio (target >= 1.19x on at least four), the
 index bytes, and the SSTable creation time (flush + compaction seconds,
-target within 10%); then, on AMZN with 64-byte keys, the index size
+target within 10%: wall, the merge threads' CPU, and per byte written, each
+also pooled over every dataset's paired loads with a 95% t-interval of the
+geometric mean, since one load's creation time swings by a quarter); then, on AMZN with 64-byte keys, the index size
 (target: not larger than RocksDB's) and the lookup latency: `be64_pad56`
 (56 zero bytes, then the integer: the table prefix leaves 8 distinguishing
 bytes, one index level) and `decimal64` (zero-padded decimal strings: keys
@@ -27,6 +29,7 @@ datasets are built through the workflow first (Snakemake).
 import argparse
 import copy
 import json
+import math
 import statistics
 import subprocess
 import sys
@@ -37,6 +40,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from lsmrepro import studies  # noqa: E402
+from lsmrepro.claims import interval  # noqa: E402
 from lsmrepro.atomic import write_text  # noqa: E402
 from lsmrepro.config import load_scale  # noqa: E402
 from lsmrepro.errors import InputError, cli  # noqa: E402
@@ -125,6 +129,8 @@ def run(engine, dataset, args, study, rep, extra, work, options=None):
     return {"read_ops_per_sec": phase["run"]["ops_per_sec"], "get_p50_ns": get["p50"],
             "get_mean_ns": get["mean"], "index_bytes": eng["index_bytes"],
             "creation_seconds": eng["compaction_seconds"],
+            "creation_cpu_seconds": eng["compaction_cpu_seconds"],
+            "creation_bytes_written": eng["compaction_bytes_written"],
             "train_seconds": doblix.get("live_tables_train_seconds"),
             "serialize_seconds": doblix.get("live_tables_serialize_seconds"),
             "model_misses": doblix.get("model_misses"), "tables": eng.get("tables"),
@@ -144,7 +150,25 @@ def compare(dataset, args, study, extra, work):
             # The median lookup's speedup: robust to a shared machine's stalls.
             "p50_speedup": base["get_p50_ns"] / max(ours["get_p50_ns"], 1),
             "index_ratio": ours["index_bytes"] / max(base["index_bytes"], 1),
-            "creation_ratio": ours["creation_seconds"] / max(base["creation_seconds"], 1e-9)}
+            "creation_ratio": ours["creation_seconds"] / max(base["creation_seconds"], 1e-9),
+            "creation_cpu_ratio": ours["creation_cpu_seconds"] / max(base["creation_cpu_seconds"], 1e-9),
+            "bytes_written_ratio": ours["creation_bytes_written"] / max(base["creation_bytes_written"], 1)}
+
+
+def pooled_ratio(results, metric, per_byte=False):
+    """Geometric mean of DobLIX/RocksDB `metric` over every paired load
+    (repetition r of both engines loads with the same seed), with the 95%
+    t-interval: {ratio, low, high, pairs}."""
+    logs = []
+    for r in results:
+        for base, ours in zip(r["runs"]["rocksdb"], r["runs"]["rocksdb-doblix"]):
+            x, y = base[metric], ours[metric]
+            if per_byte:
+                x, y = x / base["creation_bytes_written"], y / ours["creation_bytes_written"]
+            logs.append(math.log(y / x))
+    mean, low, high, n = interval(logs)
+    return {"ratio": round(math.exp(mean), 3), "low": round(math.exp(low), 3),
+            "high": round(math.exp(high), 3), "pairs": n}
 
 
 @cli
@@ -185,7 +209,8 @@ def main(argv=None):
             result["datasets"][label] = r
             print(f"{label:5s} read x{r['throughput_ratio']:.2f} (p50 x{r['p50_speedup']:.2f})  "
                   f"index x{r['index_ratio']:.2f}  "
-                  f"creation x{r['creation_ratio']:.2f}", file=sys.stderr)
+                  f"creation x{r['creation_ratio']:.2f} (cpu x{r['creation_cpu_ratio']:.2f}, "
+                  f"bytes written x{r['bytes_written_ratio']:.2f})", file=sys.stderr)
         if "AMZN" in files:
             for encoding in ("be64_pad56", "decimal64"):
                 r = compare(files["AMZN"], args, study_args(args.scale, "AMZN", args.lookups),
@@ -206,6 +231,13 @@ def main(argv=None):
         "p50_speedups": {k: round(d["p50_speedup"], 3) for k, d in result["datasets"].items()},
         "index_ratios": {k: round(d["index_ratio"], 3) for k, d in result["datasets"].items()},
         "creation_ratios": {k: round(d["creation_ratio"], 3) for k, d in result["datasets"].items()},
+        "creation_cpu_ratios": {k: round(d["creation_cpu_ratio"], 3) for k, d in result["datasets"].items()},
+        "bytes_written_ratios": {k: round(d["bytes_written_ratio"], 3) for k, d in result["datasets"].items()},
+        "creation_pooled": {
+            "wall": pooled_ratio(result["datasets"].values(), "creation_seconds"),
+            "cpu": pooled_ratio(result["datasets"].values(), "creation_cpu_seconds"),
+            "cpu_per_byte_written": pooled_ratio(result["datasets"].values(), "creation_cpu_seconds",
+                                                 per_byte=True)},
         "index_ratio_64_byte_keys": {e: result[f"amzn_64_byte_keys_{e}"]["index_ratio"]
                                      for e in ("be64_pad56", "decimal64")
                                      if f"amzn_64_byte_keys_{e}" in result},
