@@ -1002,8 +1002,18 @@ LearnedTableFormat::RetrainStats LearnedTableFormat::GetRetrainStats() const {
   return r;
 }
 
-std::map<std::string, std::string> LearnedIndexKnobs(const LearnedTableConfig& c, uint64_t n) {
-  return KnobsFor(c, n);
+lidx::Status TrainLearnedIndex(const LearnedTableConfig& c, const std::vector<uint64_t>& mapped,
+                               std::unique_ptr<lidx::Index<uint64_t>>* out, std::string* err) {
+  out->reset();
+  Model m;
+  m.ints = lidx::MakeIndex<uint64_t>(c.index, KnobsFor(c, mapped.size()), err);
+  if (m.ints == nullptr) return lidx::Status::Error(*err);
+  lidx::Status s = m.ints->Build(mapped.data(), mapped.size(), nullptr);
+  if (s.ok() && c.index == "rmi" && c.knobs.count("leaves") == 0) {
+    s = TuneRmiLeaves(c, mapped, &m, err);
+  }
+  if (s.ok()) *out = std::move(m.ints);
+  return s;
 }
 
 Status ReadLearnedTableUserKeys(RandomAccessFile* file, uint64_t file_size,
