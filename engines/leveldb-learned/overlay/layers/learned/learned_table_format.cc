@@ -248,8 +248,8 @@ lidx::Status TuneRmiLeaves(const LearnedTableConfig& c, const std::vector<uint64
   if (mean_width(*model->ints) > boundary) {
     // Where n leaves (24 bytes a key) are still too wide, the table keeps
     // them, the narrowest this tries: keys the radix root cannot spread
-    // (decimal digits fill 10 of every 256 byte values) would need ~64n
-    // leaves to hold boundary 8, more bytes than the entries.
+    // (decimal digits fill 10 of every 256 byte values) can need ~64n
+    // leaves to hold boundary 8, 1.5 KB a key.
     while (leaves < n) {
       leaves = std::min(n, leaves * 2);
       Model m;
