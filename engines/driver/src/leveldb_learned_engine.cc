@@ -85,7 +85,7 @@ class LearnedEngine : public LevelDBEngine {
          {"paper", "linear", "binary", "exponential"}},
         {"position_boundary", OT::kInt, "16",
          "predicted range width: error = boundary/2 (plr ft pgm rs plex), block entries (fp), "
-         "n/boundary leaves (rmi)", {}},
+         "leaves whose mean width is within it, at most n (rmi)", {}},
         {"keep_keys", OT::kBool, "false",
          "packed entries with mapped keys and offsets kept in memory (variable-size entries)", {}},
         {"index_knobs", OT::kString, "",

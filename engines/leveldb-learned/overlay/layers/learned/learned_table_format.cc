@@ -212,12 +212,22 @@ std::string CommonPrefix(const Slice& first, const Slice& last) {
   return std::string(first.data(), p);
 }
 
-// RMI's bound is an outcome of its second-level size (seed 000 §4.2): the
-// fewest leaves (n / (boundary * 2^k), k = 0, 1, ...) whose mean bound
-// width over a sample of the keys stays within the position boundary.
+// RMI's bound is an outcome of its second-level size (seed 000 §4.2: the
+// size of the second level "in turn affects the position boundary"), so the
+// boundary is held by choosing that size. What is held is the mean bound
+// width hi - lo over a sample of the table's keys: what a lookup reads on
+// average. Not the max: a leaf's error is its worst key, one leaf across a
+// cluster edge would push every table toward n leaves, and the lookups'
+// bytes follow the mean (the error-bounded indexes' width is the same for
+// every lookup, so their mean is their max). From KnobsFor's n / boundary
+// leaves: when wider than the boundary, double the leaves until within (at
+// most n leaves, so at most log2(boundary) + 1 more builds; the leaves'
+// memory is the price, 24 bytes each); when within, halve them while the
+// bound stays within (the fewest leaves that hold it).
 lidx::Status TuneRmiLeaves(const LearnedTableConfig& c, const std::vector<uint64_t>& mapped,
                            Model* model, std::string* err) {
   const uint64_t n = mapped.size();
+  const double boundary = static_cast<double>(c.position_boundary);
   auto mean_width = [&](const lidx::Index<uint64_t>& idx) {
     const uint64_t step = std::max<uint64_t>(1, n / 1024);
     double sum = 0;
@@ -228,14 +238,33 @@ lidx::Status TuneRmiLeaves(const LearnedTableConfig& c, const std::vector<uint64
     }
     return count ? sum / count : 0.0;
   };
-  if (mean_width(*model->ints) > c.position_boundary) return lidx::Status::OK();
-  for (uint64_t k = 1; (n / (c.position_boundary << k)) >= 1 && k < 20; k++) {
-    LearnedTableConfig wider = c;
-    wider.knobs["leaves"] = std::to_string(n / (c.position_boundary << k));
+  auto build = [&](uint64_t leaves, Model* m) {
+    LearnedTableConfig with = c;
+    with.knobs["leaves"] = std::to_string(leaves);
+    if (!Model::Make(with, n, m, err)) return lidx::Status::Error(*err);
+    return m->ints->Build(mapped.data(), n, nullptr);
+  };
+  uint64_t leaves = std::max<uint64_t>(1, n / c.position_boundary);
+  if (mean_width(*model->ints) > boundary) {
+    // Where n leaves (24 bytes a key) are still too wide, the table keeps
+    // them, the narrowest this tries: keys the radix root cannot spread
+    // (decimal digits fill 10 of every 256 byte values) can need ~64n
+    // leaves to hold boundary 8, 1.5 KB a key.
+    while (leaves < n) {
+      leaves = std::min(n, leaves * 2);
+      Model m;
+      lidx::Status s = build(leaves, &m);
+      if (!s.ok()) return s;
+      *model = std::move(m);
+      if (mean_width(*model->ints) <= boundary) break;
+    }
+    return lidx::Status::OK();
+  }
+  while (leaves > 1) {
+    leaves /= 2;
     Model m;
-    if (!Model::Make(wider, n, &m, err)) return lidx::Status::Error(*err);
-    lidx::Status s = m.ints->Build(mapped.data(), n, nullptr);
-    if (!s.ok() || mean_width(*m.ints) > c.position_boundary) break;
+    lidx::Status s = build(leaves, &m);
+    if (!s.ok() || mean_width(*m.ints) > boundary) break;
     *model = std::move(m);
   }
   return lidx::Status::OK();
@@ -973,8 +1002,18 @@ LearnedTableFormat::RetrainStats LearnedTableFormat::GetRetrainStats() const {
   return r;
 }
 
-std::map<std::string, std::string> LearnedIndexKnobs(const LearnedTableConfig& c, uint64_t n) {
-  return KnobsFor(c, n);
+lidx::Status TrainLearnedIndex(const LearnedTableConfig& c, const std::vector<uint64_t>& mapped,
+                               std::unique_ptr<lidx::Index<uint64_t>>* out, std::string* err) {
+  out->reset();
+  Model m;
+  m.ints = lidx::MakeIndex<uint64_t>(c.index, KnobsFor(c, mapped.size()), err);
+  if (m.ints == nullptr) return lidx::Status::Error(*err);
+  lidx::Status s = m.ints->Build(mapped.data(), mapped.size(), nullptr);
+  if (s.ok() && c.index == "rmi" && c.knobs.count("leaves") == 0) {
+    s = TuneRmiLeaves(c, mapped, &m, err);
+  }
+  if (s.ok()) *out = std::move(m.ints);
+  return s;
 }
 
 Status ReadLearnedTableUserKeys(RandomAccessFile* file, uint64_t file_size,

@@ -43,6 +43,12 @@
 
 #include "layers/hooks/table_format.h"
 
+namespace lidx {
+class Status;
+template <typename K>
+class Index;
+}  // namespace lidx
+
 namespace leveldb {
 
 struct LearnedTableConfig {
@@ -160,13 +166,14 @@ class RandomAccessFile;
 
 // For level models (level_models.h) and retraining: the user keys of a
 // learned table, in order (NotSupported for other tables), with whether its
-// entries are packed (keep_keys), and the lidx knobs `c` gives an index
-// over n keys.
+// entries are packed (keep_keys); and `c`'s integer index trained over
+// `mapped` (sorted) as a table's model is, RMI's leaves tuned to the
+// position boundary included (*out null and *err set when it cannot be).
 Status ReadLearnedTableUserKeys(RandomAccessFile* file, uint64_t file_size,
                                 std::vector<std::string>* user_keys,
                                 bool* keep_keys = nullptr);
-std::map<std::string, std::string> LearnedIndexKnobs(const LearnedTableConfig& c,
-                                                     uint64_t n);
+lidx::Status TrainLearnedIndex(const LearnedTableConfig& c, const std::vector<uint64_t>& mapped,
+                               std::unique_ptr<lidx::Index<uint64_t>>* out, std::string* err);
 
 }  // namespace leveldb
 

@@ -143,14 +143,10 @@ void LevelModels::Train(int level, uint64_t generation, std::vector<uint64_t> nu
     // Frees the strings now (shrink_to_fit does nothing under LevelDB's
     // -fno-exceptions).
     std::vector<std::string>().swap(keys);
-    model->index = lidx::MakeIndex<uint64_t>(config_.index,
-                                             LearnedIndexKnobs(config_, mapped.size()), &err);
-    if (model->index == nullptr) {
-      s = Status::NotSupported(err);
-    } else {
-      lidx::Status ls = model->index->Build(mapped.data(), mapped.size(), nullptr);
-      if (!ls.ok()) s = Status::NotSupported("level " + std::to_string(level), ls.message());
-    }
+    // Trained as a table's model is, so that an RMI level model's bound is
+    // held to the boundary too (its leaves tuned, not n / boundary).
+    lidx::Status ls = TrainLearnedIndex(config_, mapped, &model->index, &err);
+    if (!ls.ok()) s = Status::NotSupported("level " + std::to_string(level), ls.message());
   } else if (s.ok()) {
     s = Status::NotSupported("empty level");
   }
