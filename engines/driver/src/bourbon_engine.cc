@@ -53,7 +53,7 @@ class BourbonEngine : public LevelDBEngine {
  protected:
   std::vector<OptionSpec> ExtraOptionSpecs() const override {
     using OT = OptionSpec::Type;
-    return {
+    std::vector<OptionSpec> specs = {
         {"error_bound", OT::kInt, "8", "greedy-PLR error bound (positions)", {}},
         {"learning", OT::kString, "cba",
          "offline: learn every table before the run phase; always: every table after "
@@ -67,6 +67,8 @@ class BourbonEngine : public LevelDBEngine {
          "finished tables a level needs before the analyzer decides (always-learn until)", {}},
         LookupTimers::Spec(),
     };
+    for (OptionSpec& s : HooksRecorder::Specs()) specs.push_back(std::move(s));
+    return specs;
   }
 
   bool Configure(const OptionSet& o, leveldb::Options* options, std::string* err) override {
@@ -95,7 +97,7 @@ class BourbonEngine : public LevelDBEngine {
     // forwards every event to Bourbon.
     hooks_.Chain(bourbon_.get());
     options->table_format = bourbon_.get();
-    options->hooks = &hooks_;
+    hooks_.Configure(o, options);
     timers_.Configure(o.Str("timers"));
     return true;
   }

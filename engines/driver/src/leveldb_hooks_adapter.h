@@ -18,6 +18,8 @@
 
 #include "layers/hooks/lookup_trace.h"
 #include "layers/hooks/lsm_hooks.h"
+#include "leveldb/env.h"
+#include "leveldb/options.h"
 #include "options.h"
 
 namespace lsmbench {
@@ -27,6 +29,21 @@ namespace lsmbench {
 class HooksRecorder : public leveldb::LsmHooks {
  public:
   static constexpr int kLevels = 7;
+
+  // The hooks layer's own options, for every fork's ExtraOptionSpecs.
+  static std::vector<OptionSpec> Specs() {
+    return {{"seek_compaction", OptionSpec::Type::kBool, "true",
+             "LevelDB's seek-triggered compaction: a table that gets probe first without "
+             "finding their key is compacted after max(100, size/16 KiB) such gets; false: "
+             "gets start no compaction (engines/leveldb-hooks)", {}}};
+  }
+  // Installs the recorder and applies Specs(); call from Configure, just
+  // before DB::Open (compaction start times count from here).
+  void Configure(const OptionSet& o, leveldb::Options* options) {
+    options->hooks = this;
+    options->seek_compaction = o.Bool("seek_compaction");
+    open_micros_ = leveldb::Env::Default()->NowMicros();
+  }
 
   void Chain(leveldb::LsmHooks* next) { next_ = next; }
   bool FindFileInLevel(int level, const std::vector<leveldb::FileMetaData*>& files,
@@ -61,6 +78,10 @@ class HooksRecorder : public leveldb::LsmHooks {
     std::lock_guard<std::mutex> l(mu_);
     const double total = e.micros * 1e3, train = e.train_nanos, write = e.model_write_nanos;
     compactions_.push_back({{"flush", e.flush},
+                            {"trigger", leveldb::CompactionTriggerName(e.trigger)},
+                            {"start_seconds",
+                             e.start_micros >= open_micros_ ? (e.start_micros - open_micros_) / 1e6
+                                                            : 0.0},
                             {"output_level", e.output_level},
                             {"input_files", e.input_files},
                             {"output_files", e.output_files},
@@ -76,11 +97,21 @@ class HooksRecorder : public leveldb::LsmHooks {
     std::lock_guard<std::mutex> l(mu_);
     nlohmann::json levels = nlohmann::json::array();
     double train = 0, write = 0, kv = 0, total = 0;
+    // <trigger>_count and <trigger>_seconds for every trigger (a zero is a
+    // measured zero), flat so that the tidy table carries them.
+    std::map<std::string, std::pair<uint64_t, double>> by_trigger;
+    for (auto t : {leveldb::CompactionTrigger::kFlush, leveldb::CompactionTrigger::kSize,
+                   leveldb::CompactionTrigger::kSeek, leveldb::CompactionTrigger::kManual}) {
+      by_trigger[leveldb::CompactionTriggerName(t)] = {0, 0.0};
+    }
     for (const auto& c : compactions_) {
       train += c["training_seconds"].get<double>();
       write += c["model_write_seconds"].get<double>();
       kv += c["kv_io_seconds"].get<double>();
       total += c["seconds"].get<double>();
+      auto& t = by_trigger[c["trigger"].get<std::string>()];
+      t.first++;
+      t.second += c["seconds"].get<double>();
     }
     for (int i = 0; i < kLevels; i++) {
       levels.push_back({{"level", i},
@@ -91,18 +122,22 @@ class HooksRecorder : public leveldb::LsmHooks {
                         {"internal_lookups_positive", positive_[i]},
                         {"internal_lookups_negative", negative_[i]}});
     }
-    return {{"levels", levels},
-            {"compactions", compactions_},
-            {"compaction_totals", {{"count", compactions_.size()},
-                                   {"seconds", total},
-                                   {"training_seconds", train},
-                                   {"model_write_seconds", write},
-                                   {"kv_io_seconds", kv}}}};
+    nlohmann::json totals = {{"count", compactions_.size()},
+                             {"seconds", total},
+                             {"training_seconds", train},
+                             {"model_write_seconds", write},
+                             {"kv_io_seconds", kv}};
+    for (const auto& [name, t] : by_trigger) {
+      totals[name + "_count"] = t.first;
+      totals[name + "_seconds"] = t.second;
+    }
+    return {{"levels", levels}, {"compactions", compactions_}, {"compaction_totals", totals}};
   }
 
  private:
   static int Level(int l) { return l < 0 ? 0 : l >= kLevels ? kLevels - 1 : l; }
   leveldb::LsmHooks* next_ = nullptr;
+  uint64_t open_micros_ = 0;
   std::mutex mu_;
   std::map<uint64_t, uint64_t> born_;
   uint64_t created_[kLevels] = {}, deleted_[kLevels] = {}, lifetime_us_[kLevels] = {};

@@ -66,7 +66,7 @@ class LearnedEngine : public LevelDBEngine {
  protected:
   std::vector<OptionSpec> ExtraOptionSpecs() const override {
     using OT = OptionSpec::Type;
-    return {
+    std::vector<OptionSpec> specs = {
         {"index", OT::kString, "pgm",
          "learned index of every table (lidx id), or native: LevelDB's own table (for slr)",
          {"fp", "plr", "ft", "pgm", "rs", "plex", "rmi", "alex", "lipp", "dili", "lits",
@@ -101,6 +101,8 @@ class LearnedEngine : public LevelDBEngine {
          {"file", "level"}},
         LookupTimers::Spec(),
     };
+    for (OptionSpec& s : HooksRecorder::Specs()) specs.push_back(std::move(s));
+    return specs;
   }
 
   bool Configure(const OptionSet& o, leveldb::Options* options, std::string* err) override {
@@ -141,7 +143,7 @@ class LearnedEngine : public LevelDBEngine {
     format_ = leveldb::LearnedTableFormat::Make(c, err);
     if (format_ == nullptr) return false;
     options->table_format = format_.get();
-    options->hooks = &hooks_;
+    hooks_.Configure(o, options);
     if (o.Str("granularity") == "level") {
       if (c.index == "lits" || c.index == "native") {
         *err = "granularity=level needs an integer-key learned index, not '" + c.index + "'";

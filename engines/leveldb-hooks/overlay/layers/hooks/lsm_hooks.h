@@ -17,7 +17,10 @@
 //     A hint for the table read may be left in LookupContext (lookup_trace.h).
 //   * OnCompaction: DBImpl after a compaction or memtable flush wrote its
 //     outputs, with the time the table builders spent on models
-//     (LookupTrace's BuildCounters) separated from the rest.
+//     (LookupTrace's BuildCounters) separated from the rest, what started
+//     it (CompactionTrigger) and when. Trivial moves (a file relinked one
+//     level down, no I/O) are not compactions here: the file events show
+//     them.
 #ifndef STORAGE_LEVELDB_LAYERS_HOOKS_LSM_HOOKS_H_
 #define STORAGE_LEVELDB_LAYERS_HOOKS_LSM_HOOKS_H_
 
@@ -39,6 +42,19 @@ struct FileEvent {
   uint64_t micros;
 };
 
+// Why LevelDB started a compaction (DBImpl::BackgroundCompaction):
+//   kFlush   a memtable written to a table (full memtable, or log recovery)
+//   kSize    VersionSet::PickCompaction, a level over its size budget (or
+//            level 0 at config::kL0_CompactionTrigger files); it wins over
+//            a pending seek compaction
+//   kSeek    PickCompaction, a file whose allowed_seeks Version::UpdateStats
+//            ran down (gets that probed it first and went on to another
+//            file; Options::seek_compaction)
+//   kManual  DB::CompactRange
+enum class CompactionTrigger { kFlush, kSize, kSeek, kManual };
+
+const char* CompactionTriggerName(CompactionTrigger trigger);
+
 struct CompactionEvent {
   bool flush;              // memtable flush (true) or compaction
   int output_level;
@@ -49,6 +65,8 @@ struct CompactionEvent {
   uint64_t micros;         // whole compaction, as leveldb.stats counts it
   uint64_t train_nanos;    // builders: fitting models
   uint64_t model_write_nanos;  // builders: serializing and writing models
+  CompactionTrigger trigger;
+  uint64_t start_micros;   // Env::NowMicros() when its work began
 };
 
 class LsmHooks {
