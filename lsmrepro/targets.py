@@ -118,13 +118,30 @@ def _startup(measured):
 
 
 def estimate(results, scale, select=None):
-    """Per figure: estimated wall seconds and disk bytes at `scale` (of the
-    runs `select` keeps, as --config select= does)."""
+    """Estimated wall seconds and disk bytes at `scale` (of the runs `select`
+    keeps, as --config select= does): (per figure, per study). A figure's
+    row is what running it alone costs, every load it reads included; a
+    study's counts each load once, as one Snakemake run of the study makes
+    it once for every figure that reads it."""
     runs = studies.runs(load_scale(scale), select=select)
     measured = _measured(results)
     startup = _startup(measured)
     per_scale_runs = {s: studies.runs(load_scale(s)) for s in SCALES}
-    rows = []
+    loads = {}  # load id -> (seconds or None when unmeasured, disk bytes)
+
+    def load_cost(load, r):
+        if load not in loads:
+            disk = _keys(scale, r["dataset_name"]) * (8 + int(r["value_bytes"])) * 1.1
+            hits = [j for k, v in measured.items() if k[0] == "load" and _same_load(k[1], load) for j in v]
+            seconds = None
+            if hits:
+                src_scale, s, _ = _closest(hits, scale)
+                keys = _keys(scale, r["dataset_name"]) / _keys(src_scale, r["dataset_name"])
+                seconds = startup + (s - startup) * keys
+            loads[load] = (seconds, disk)
+        return loads[load]
+
+    rows, per_study = [], {}
     for study, fig, spec in studies.all_figures():
         mine = runs[(runs["study"] == study) & (runs["figure"] == fig)] if len(runs) else runs
         seconds, missing, disk = 0.0, 0, 0.0
@@ -137,21 +154,33 @@ def estimate(results, scale, select=None):
             src = per_scale_runs[src_scale]
             src_ops = src[(src["study"] == study) & (src["figure"] == fig)]["ops"].iloc[0]
             keys = _keys(scale, r.dataset_name) / _keys(src_scale, r.dataset_name)
-            seconds += startup + phase * r.ops / src_ops + (s - phase - startup) * keys
+            run_seconds = startup + phase * r.ops / src_ops + (s - phase - startup) * keys
+            seconds += run_seconds
+            per_study.setdefault(study, {"runs": 0.0, "loads": set(), "missing": 0})["runs"] += run_seconds
+        entry = per_study.setdefault(study, {"runs": 0.0, "loads": set(), "missing": 0})
+        entry["missing"] += missing
         for load, group in mine.groupby("load") if len(mine) else []:
-            r = group.iloc[0]
-            disk += _keys(scale, r["dataset_name"]) * (8 + int(r["value_bytes"])) * 1.1
-            hits = [j for k, v in measured.items() if k[0] == "load" and _same_load(k[1], load) for j in v]
-            if not hits:
+            load_seconds, load_disk = load_cost(load, group.iloc[0])
+            entry["loads"].add(load)
+            disk += load_disk
+            if load_seconds is None:
                 missing += 1
                 continue
-            src_scale, s, phase = _closest(hits, scale)
-            seconds += startup + (s - startup) * _keys(scale, r["dataset_name"]) / _keys(src_scale, r["dataset_name"])
+            seconds += load_seconds
         rows.append({"target": f"{study}/{fig}", "jobs": len(mine) + (mine["load"].nunique() if len(mine) else 0),
                      "estimated wall": humanfriendly.format_timespan(seconds) if seconds else "—",
                      "seconds": round(seconds, 1), "peak disk (loads, upper bound)": humanfriendly.format_size(disk, binary=True),
                      "unmeasured jobs": missing})
-    return pd.DataFrame(rows)
+    totals = []
+    for study, e in per_study.items():
+        costs = [loads[x] for x in e["loads"]]
+        seconds = e["runs"] + sum(c[0] for c in costs if c[0] is not None)
+        totals.append({"study": study, "loads": len(costs),
+                       "estimated wall": humanfriendly.format_timespan(seconds) if seconds else "—",
+                       "seconds": round(seconds, 1),
+                       "disk of loads (upper bound)": humanfriendly.format_size(sum(c[1] for c in costs), binary=True),
+                       "unmeasured jobs": e["missing"] + sum(c[0] is None for c in costs)})
+    return pd.DataFrame(rows), pd.DataFrame(totals)
 
 
 def _closest(jobs, scale):
@@ -179,10 +208,13 @@ def main(argv=None):
     if args.command == "list":
         print(state(args.results, args.scale).to_markdown(index=False))
         return
-    table = estimate(args.results, args.scale, args.select)
-    print(f"Estimate at scale {args.scale} from the job times measured under {args.results}/*/benchmarks:")
+    table, by_study = estimate(args.results, args.scale, args.select)
+    print(f"Estimate at scale {args.scale} from the job times measured under {args.results}/*/benchmarks;"
+          " a figure alone, every load it reads included:")
     print(table.to_markdown(index=False))
-    total = table["seconds"].sum()
+    print("\nA whole study, each load counted once (figures share loads):")
+    print(by_study.to_markdown(index=False))
+    total = by_study["seconds"].sum()
     print(f"\ntotal: {humanfriendly.format_timespan(total) if total else '—'} of benchmark jobs"
           " (builds, dataset generation and calibration not included)")
     unmeasured = table[table["unmeasured jobs"] > 0]["target"].tolist()

@@ -80,3 +80,24 @@ def test_list_says_done_then_stale_when_a_raw_log_is_newer(tmp_path):
     newest = next((tmp_path / "smoke" / "raw").rglob("r0.jsonl"))
     os.utime(newest, (png.stat().st_mtime + 10,) * 2)
     assert targets.state(tmp_path, "smoke").set_index("target").loc["baseline/point", "state"] == "stale"
+
+
+def test_estimate_counts_a_shared_load_once_for_the_study(tmp_path):
+    """doblix's fig1 reads fig9's WIKI read-only load: each figure alone pays
+    for it, the study once. Every job measured at 10 s with no phase records,
+    so every job is estimated at 10 s."""
+    from lsmrepro import config, studies, targets
+    runs = studies.runs(config.load_scale("smoke"), "doblix")
+    bench = tmp_path / "smoke" / "benchmarks"
+    paths = [bench / "loads" / f"{load}.tsv" for load in runs["load"].unique()]
+    paths += [bench / r.study / r.figure / r.point / f"r{r.rep}.tsv" for r in runs.itertuples()]
+    for p in paths:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("s\n10.0\n")
+    figures, by_study = targets.estimate(tmp_path, "smoke")
+    doblix = by_study.set_index("study").loc["doblix"]
+    assert doblix["seconds"] == 10.0 * (len(runs) + runs["load"].nunique())
+    assert doblix["loads"] == runs["load"].nunique() and doblix["unmeasured jobs"] == 0
+    per_figure = figures[figures["target"].str.startswith("doblix/")]["seconds"].sum()
+    shared = runs.groupby("figure")["load"].nunique().sum() - runs["load"].nunique()
+    assert shared > 0 and per_figure == 10.0 * (len(runs) + runs["load"].nunique() + shared)
