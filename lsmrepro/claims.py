@@ -201,6 +201,9 @@ def _one(samples, expect, method):
     return {"measured": mean, "ci_low": low, "ci_high": high, "n": n, "verdict": verdict(low, high, n, expect)}
 
 
+MEMBERS_DETAIL = "share of members reproduced"
+
+
 def _members(parts, expect, min_share):
     """A claim over members (groups, pairs): each its interval and verdict;
     measured = the share of members reproduced, as an interval-free count."""
@@ -215,7 +218,7 @@ def _members(parts, expect, min_share):
     detail = "; ".join(f"{name}: {_fmt(r['measured'])} [{_fmt(r['ci_low'])}, {_fmt(r['ci_high'])}] {r['verdict']}"
                        for name, r in results.items())
     return {"measured": share, "ci_low": float("nan"), "ci_high": float("nan"), "n": len(results),
-            "verdict": v, "detail": f"share of members reproduced; {detail}",
+            "verdict": v, "detail": f"{MEMBERS_DETAIL}; {detail}",
             "samples": [r["samples"] for r in results.values()]}
 
 
@@ -301,13 +304,21 @@ def _fmt(v):
     return "—" if isinstance(v, float) and math.isnan(v) else f"{v:.4g}"
 
 
+def _measured_text(r):
+    # A claim over members (group, ordering) measures the share of members
+    # reproduced, not a value in the claim's unit: say it as a count (each
+    # member's interval is in the csv's detail).
+    if str(r.detail).startswith(MEMBERS_DETAIL) and r.n > 0:
+        return f"{round(r.measured * r.n)} of {r.n} members reproduced (each: {r.unit})"
+    return f"{_fmt(r.measured)} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}] {r.unit}".strip()
+
+
 def to_markdown(verdicts):
     shown = pd.DataFrame({
         "claim": verdicts["claim"],
         "statement": verdicts["statement"] + " (" + verdicts["paper"] + ", " + verdicts["section"] + ", " + verdicts["figure"] + ")",
         "expected": verdicts["expected"],
-        "measured (95% CI)": [f"{_fmt(r.measured)} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}] {r.unit}".strip()
-                              for r in verdicts.itertuples()],
+        "measured (95% CI)": [_measured_text(r) for r in verdicts.itertuples()],
         "n": verdicts["n"],
         "verdict": ["**" + r.verdict + "**" + (f": {r.detail}" if r.verdict == "no data" and r.detail else "")
                     for r in verdicts.itertuples()],

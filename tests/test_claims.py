@@ -105,6 +105,11 @@ def test_group_ratio_counts_the_members_that_reproduce():
     assert "wiki" in r["detail"] and "not reproduced" in r["detail"]
     r = claims.evaluate(_claim(dict(m, min_share=0.6), {"min": 1.23, "max": 1.78}), _frame(rows))
     assert r["verdict"] == "reproduced"
+    # the report says the share as a count of members, not as a value in the claim's unit
+    md = claims.to_markdown(claims.check("baseline", _frame(rows), [
+        _claim(m, {"min": 1.23, "max": 1.78}, unit="WiscKey / Bourbon latency")]))
+    assert "2 of 3 members reproduced (each: WiscKey / Bourbon latency)" in md
+    assert "0.6667" not in md
 
 
 def test_ordering_holds_only_when_every_pair_does():
