@@ -33,7 +33,10 @@ The report (written atomically, also on failure):
   limit_bytes, enforced, mechanism, peak_bytes, oom_kills, failcnt,
   swap_limited, cache_dropped, not_enforced_reason, exit_status, wall_seconds
 plus oom_killed, timed_out, signal, limit_spec, memory_total_bytes,
-swap_total_bytes, swap_enforcement, peak_source, cgroup, command, started_at.
+swap_total_bytes, swap_enforcement, peak_source, cgroup, command, started_at,
+and what else used the CPUs meanwhile (hardware/contention.py): host_cpus,
+host_busy_cpu_seconds, job_cpu_seconds, other_cpu_seconds, other_cpu_share,
+steal_seconds, loadavg_start, loadavg_end.
 The job sees LSMBENCH_MEMORY_LIMIT_BYTES, LSMBENCH_CGROUP_MECHANISM and
 LSMBENCH_CGROUP in its environment.
 """
@@ -54,6 +57,7 @@ from lsmrepro.atomic import write_text
 from lsmrepro.errors import InputError, cli
 
 from hardware.cgroups import Host, NotPermitted, choose_backend
+from hardware.contention import HostSample, contention
 from hardware.limits import human, mem_total_bytes, parse_limit, swap_total_bytes
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -297,6 +301,8 @@ class Runner:
                     os.close(fd)
         if self.got_signal:
             return 128 + self.got_signal
+        before = HostSample.take(self.host.stat, self.host.loadavg)
+        job_t0 = time.monotonic()
         try:
             proc = subprocess.Popen(cmd, env=env, preexec_fn=preexec)
         except FileNotFoundError:
@@ -325,6 +331,8 @@ class Runner:
                     self._signal_job(proc, signal.SIGTERM)
             elif now - stop_sent > a.kill_after:
                 self._kill_job(proc)
+        r.update(contention(before, HostSample.take(self.host.stat, self.host.loadavg),
+                            time.monotonic() - job_t0))
         if self.cg is not None:
             r.update(self.cg.stats())
         if rc < 0:

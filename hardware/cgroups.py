@@ -37,6 +37,8 @@ class Host:
     mountinfo: str = "/proc/self/mountinfo"
     proc_cgroup: str = "/proc/self/cgroup"
     meminfo: str = "/proc/meminfo"
+    stat: str = "/proc/stat"
+    loadavg: str = "/proc/loadavg"
     drop_caches: str = "/proc/sys/vm/drop_caches"
     systemd_dir: str = "/run/systemd/system"   # exists iff systemd is PID 1
 

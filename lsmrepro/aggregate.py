@@ -199,9 +199,16 @@ def setup_values(run):
     return out
 
 
-# The cgroup runner's report fields that become tidy metrics.
-LIMIT_FIELDS = {"limit_bytes": "bytes", "peak_bytes": "bytes", "oom_kills": "",
-                "enforced": "", "wall_seconds": "s"}
+# The cgroup runner's report fields that become tidy metrics: {field: (metric, unit)}.
+LIMIT_FIELDS = {
+    "limit_bytes": ("memory_limit_bytes", "bytes"), "peak_bytes": ("memory_peak_bytes", "bytes"),
+    "oom_kills": ("memory_oom_kills", ""), "enforced": ("memory_enforced", ""),
+    "wall_seconds": ("job_wall_seconds", "s"),
+    # what else ran meanwhile (hardware/contention.py): explains a slow run
+    "job_cpu_seconds": ("job_cpu_seconds", "s"), "other_cpu_seconds": ("host_other_cpu_seconds", "s"),
+    "other_cpu_share": ("host_other_cpu_share", ""), "steal_seconds": ("host_steal_seconds", "s"),
+    "loadavg_start": ("host_loadavg_start", ""), "loadavg_end": ("host_loadavg_end", ""),
+}
 
 
 def limit_rows(base, report_path, prefix=""):
@@ -211,12 +218,11 @@ def limit_rows(base, report_path, prefix=""):
     except (OSError, json.JSONDecodeError) as e:
         raise InputError(report_path, "", f"the cgroup runner's JSON report expected ({e})") from None
     rows = []
-    for key, unit in LIMIT_FIELDS.items():
+    for key, (name, unit) in LIMIT_FIELDS.items():
         value = report.get(key)
         if isinstance(value, bool):
             value = int(value)
         if isinstance(value, (int, float)):
-            name = f"memory_{key}" if not key.startswith("wall") else "job_wall_seconds"
             rows.append({**base, "metric": prefix + name, "op": "", "subset": "", "value": value,
                          "unit": unit, "source": f"{report_path}#{key}"})
     return rows

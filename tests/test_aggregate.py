@@ -44,13 +44,17 @@ def test_runner_report_becomes_rows_with_field_sources(tmp_path, make_log):
     log = make_log("leveldb__uniform__r0.jsonl")
     report = tmp_path / "leveldb__uniform__r0.limits.json"
     report.write_text(json.dumps({"limit_bytes": 1 << 30, "peak_bytes": 12345, "oom_kills": 0,
-                                  "enforced": True, "wall_seconds": 1.5}))
+                                  "enforced": True, "wall_seconds": 1.5, "other_cpu_share": 0.25,
+                                  "loadavg_start": 3.5}))
     out = tmp_path / "t.csv"
     aggregate.aggregate([log, report], out)
     tidy = pd.read_csv(out)
     peak = tidy[tidy["metric"] == "memory_peak_bytes"].iloc[0]
     assert peak["value"] == 12345 and peak["source"] == f"{report}#peak_bytes"
     assert tidy[tidy["metric"] == "memory_enforced"].iloc[0]["value"] == 1
+    share = tidy[tidy["metric"] == "host_other_cpu_share"].iloc[0]
+    assert share["value"] == 0.25 and share["source"] == f"{report}#other_cpu_share"
+    assert tidy[tidy["metric"] == "host_loadavg_start"].iloc[0]["value"] == 3.5
 
 
 def test_runner_report_without_its_log_is_an_error(tmp_path, make_log):

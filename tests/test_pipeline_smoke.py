@@ -58,7 +58,9 @@ BASELINE_METRICS = {
     "answers_verified", "answers_wrong", "compaction_seconds", "driver_engine_call_per_op", "driver_harness_per_op",
     "index_bytes", "job_wall_seconds", "latency_count", "latency_max", "latency_mean", "latency_min", "latency_p50",
     "latency_p90", "latency_p99", "latency_p999", "load_seconds", "load_throughput", "memory_enforced",
-    "memory_limit_bytes", "memory_oom_kills", "memory_peak_bytes", "run_seconds", "run_throughput", "settle_seconds"}
+    "memory_limit_bytes", "memory_oom_kills", "memory_peak_bytes", "run_seconds", "run_throughput", "settle_seconds",
+    # added since: the runner's measure of neighbours (hardware/contention.py)
+    "host_other_cpu_share", "job_cpu_seconds"}
 
 
 def _tidy(results):
@@ -169,7 +171,10 @@ def test_every_tidy_number_traces_back_to_its_field(results):
             path, key = source.split("#")
             report = files.setdefault(path, json.loads(open(path).read()))
             assert float(report[key]) == row["value"], row.to_dict()
-            named = "job_wall_seconds" if key == "wall_seconds" else f"memory_{key}"
+            named = {"wall_seconds": "job_wall_seconds", "job_cpu_seconds": "job_cpu_seconds",
+                     "other_cpu_seconds": "host_other_cpu_seconds", "other_cpu_share": "host_other_cpu_share",
+                     "steal_seconds": "host_steal_seconds", "loadavg_start": "host_loadavg_start",
+                     "loadavg_end": "host_loadavg_end"}.get(key, f"memory_{key}")
             assert row["metric"] in (named, f"load_{named}"), row.to_dict()
         else:
             path, line = source.rsplit(":", 1)
