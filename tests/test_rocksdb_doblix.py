@@ -20,6 +20,7 @@ def test_table_round_trip_and_corruption(built):
     r = subprocess.run([str(DOBLIX / "run_tests.sh"), "11"], cwd=REPO, capture_output=True,
                        text=True)
     assert r.returncode == 0, r.stdout + r.stderr[-3000:]
+    assert "doblix_block_test: all passed" in r.stdout
     assert "doblix_string_index_test: 100 configurations passed" in r.stdout
     assert "doblix_table_test: all passed" in r.stdout
 

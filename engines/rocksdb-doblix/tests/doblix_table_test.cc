@@ -1,10 +1,11 @@
 // Round-trip, model-bound and corruption tests of the DobLIX table through
 // RocksDB's public API, against std::map as the oracle and against the
-// block-based table on the same operations. Built by
+// block-based table on the same operations; the agent hearing scans. Built by
 // engines/rocksdb-doblix/run_tests.sh against the engine's librocksdb.a.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -358,6 +359,48 @@ void FilterUsed(const std::string& spec) {
   DestroyDB(dir, Options());
 }
 
+// Range scans are reads for the agent as point lookups are: a workload of
+// scans alone gives the agent's steps a read count and a latency.
+void AgentHearsScans() {
+  const std::string label = "agent scans";
+  std::string dir = "/tmp/doblix_agent_scan_test_" + std::to_string(getpid());
+  Options opt;
+  opt.create_if_missing = true;
+  opt.disable_auto_compactions = true;
+  opt.table_factory = Factory("id=DoblixTable;model=agent;agent_period=1");
+  DestroyDB(dir, opt);
+  DB* raw = nullptr;
+  CHECK(DB::Open(opt, dir, &raw).ok(), "%s open", label.c_str());
+  std::unique_ptr<DB> db(raw);
+  std::mt19937_64 rng(5);
+  for (int table = 0; table < 4; table++) {
+    for (int i = 0; i < 2000; i++) {
+      db->Put(WriteOptions(), RandomKey(rng, 0), std::string(40, 'v'));
+    }
+    db->Flush(FlushOptions());  // one new table: one agent step
+    std::unique_ptr<Iterator> it(db->NewIterator(ReadOptions()));
+    for (int scan = 0; scan < 50; scan++) {
+      it->Seek(RandomKey(rng, 0));
+      for (int n = 0; n < 10 && it->Valid(); n++) it->Next();
+    }
+    CHECK(it->status().ok(), "%s scan: %s", label.c_str(), it->status().ToString().c_str());
+  }
+  const auto* episodes = static_cast<const std::function<std::string()>*>(
+      opt.table_factory->GetOptionsPtr("DoblixAgentEpisodes"));
+  CHECK(episodes != nullptr, "%s: the factory gives its episodes", label.c_str());
+  if (episodes != nullptr) {
+    std::string json = (*episodes)();
+    uint64_t reads = 0;
+    for (size_t at = json.find("\"reads\":"); at != std::string::npos;
+         at = json.find("\"reads\":", at + 1)) {
+      reads += strtoull(json.c_str() + at + 8, nullptr, 10);
+    }
+    CHECK(reads > 0, "%s: no reads in the agent's steps: %s", label.c_str(), json.c_str());
+  }
+  db.reset();
+  DestroyDB(dir, opt);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -379,6 +422,7 @@ int main(int argc, char** argv) {
     for (bool in_model : {false, true}) Corruption("id=DoblixTable", in_model);
     FilterUsed("id=DoblixTable;model=pla");
     FilterUsed("id=DoblixTable;model=pra");
+    AgentHearsScans();
   }
   if (failures != 0) {
     fprintf(stderr, "%d failures (seed %llu)\n", failures, (unsigned long long)seed);

@@ -26,8 +26,18 @@ void DoblixBlock::Encode(const std::vector<Slice>& keys, const std::vector<Slice
     out->append(suffix.data(), suffix.size());
     out->append(values[i].data(), values[i].size());
   }
-  for (uint32_t o : offsets) PutFixed32(out, o);
-  PutFixed32(out, static_cast<uint32_t>(offsets.size()));
+  // 16-bit offsets whenever the entries fit in 64 KiB (every block cut at a
+  // B_max up to 32 KiB, bar one oversized entry): 2 bytes an entry less,
+  // which every flush and compaction writes again.
+  const bool narrow = out->size() - start <= 0xffff;
+  for (uint32_t o : offsets) {
+    if (narrow) {
+      PutFixed16(out, static_cast<uint16_t>(o));
+    } else {
+      PutFixed32(out, o);
+    }
+  }
+  PutFixed32(out, static_cast<uint32_t>(offsets.size()) | (narrow ? kDoblixNarrowOffsets : 0));
   PutFixed32(out, DoblixChecksum(out->data() + start, out->size() - start));
 }
 
@@ -44,11 +54,13 @@ Status DoblixBlock::Parse(const Slice& contents, bool verify_checksum, bool chec
       return Status::Corruption("doblix data block: checksum mismatch");
     }
   }
-  n_ = DecodeFixed32(contents.data() + body - 4);
-  if (n_ == 0 || (static_cast<uint64_t>(n_) + 1) * 4 > body) {
+  const uint32_t count = DecodeFixed32(contents.data() + body - 4);
+  width_ = (count & kDoblixNarrowOffsets) != 0 ? 2 : 4;
+  n_ = count & ~kDoblixNarrowOffsets;
+  if (n_ == 0 || static_cast<uint64_t>(n_) * width_ + 4 > body) {
     return Status::Corruption("doblix data block: bad entry count");
   }
-  offsets_ = contents.data() + body - 4 - 4 * static_cast<size_t>(n_);
+  offsets_ = contents.data() + body - 4 - width_ * static_cast<size_t>(n_);
   Slice in(contents.data(), offsets_ - contents.data());
   uint32_t plen = 0;
   if (!GetVarint32(&in, &plen) || plen > in.size()) {
@@ -59,7 +71,7 @@ Status DoblixBlock::Parse(const Slice& contents, bool verify_checksum, bool chec
   // Every offset must point inside the entries area.
   const size_t limit = offsets_ - contents.data();
   for (uint32_t i = 0; check_offsets && i < n_; i++) {
-    if (DecodeFixed32(offsets_ + 4 * i) >= limit) {
+    if (Offset(i) >= limit) {
       return Status::Corruption("doblix data block: bad entry offset");
     }
   }
@@ -67,7 +79,7 @@ Status DoblixBlock::Parse(const Slice& contents, bool verify_checksum, bool chec
 }
 
 void DoblixBlock::Entry(uint32_t i, Slice* suffix, Slice* value) const {
-  const char* p = data_ + DecodeFixed32(offsets_ + 4 * i);
+  const char* p = data_ + Offset(i);
   uint32_t slen = 0, vlen = 0;
   p = GetVarint32Ptr(p, offsets_, &slen);
   if (p != nullptr) p = GetVarint32Ptr(p, offsets_, &vlen);

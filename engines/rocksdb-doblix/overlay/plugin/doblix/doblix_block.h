@@ -10,6 +10,7 @@
 
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "util/coding.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -48,11 +49,16 @@ class DoblixBlock {
   // compares with entry i.
   int CompareEntry(const Slice& target_suffix, uint64_t target_trailer, uint32_t i) const;
   void Entry(uint32_t i, Slice* suffix, Slice* value) const;
+  uint32_t Offset(uint32_t i) const {
+    return width_ == 2 ? DecodeFixed16(offsets_ + 2 * static_cast<size_t>(i))
+                       : DecodeFixed32(offsets_ + 4 * static_cast<size_t>(i));
+  }
 
   Slice prefix_;
   const char* data_ = nullptr;
   const char* offsets_ = nullptr;
   uint32_t n_ = 0;
+  uint32_t width_ = 4;  // bytes of an entry offset: 2 or 4
 };
 
 }  // namespace ROCKSDB_NAMESPACE

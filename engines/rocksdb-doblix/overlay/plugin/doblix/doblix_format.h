@@ -10,8 +10,10 @@
 // Data block: [varint32 prefix length][prefix = common prefix of the
 // block's user keys] then per entry [varint32 suffix length][varint32 value
 // length][user-key suffix + 8-byte internal trailer][value], then one
-// fixed32 offset per entry (the paper's KVs Addr array), fixed32 entry
-// count, and a fixed32 checksum of everything before it (DoblixChecksum).
+// offset per entry (the paper's KVs Addr array): fixed16 when the entries
+// take at most 64 KiB, else fixed32; a fixed32 entry count whose high bit
+// (kDoblixNarrowOffsets) says the offsets are fixed16; and a fixed32
+// checksum of everything before it (DoblixChecksum).
 #pragma once
 
 #include <cstdint>
@@ -24,9 +26,12 @@ namespace ROCKSDB_NAMESPACE {
 
 // echo rocksdb.table.doblix | sha1sum, the leading 64 bits.
 constexpr uint64_t kDoblixTableMagicNumber = 0x4a02457cf6b44895ull;
-// 2: the model block carries the string index's nodes.
-constexpr uint32_t kDoblixFormatVersion = 2;
+// 2: the model block carries the string index's nodes. 3: data blocks may
+// keep 16-bit entry offsets (a version-2 block, without the count's flag,
+// reads the same).
+constexpr uint32_t kDoblixFormatVersion = 3;
 constexpr size_t kDoblixBlockTrailerSize = 4;
+constexpr uint32_t kDoblixNarrowOffsets = 0x80000000u;
 
 extern const std::string kDoblixModelBlockName;
 extern const std::string kDoblixRangeDelBlockName;

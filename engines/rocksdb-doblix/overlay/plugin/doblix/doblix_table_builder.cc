@@ -151,9 +151,11 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
     model.prefix.assign(first.data(), first.difference_offset(last));
     std::vector<uint32_t>& bytes = scratch_->bytes;
     bytes.resize(keys.size());
+    // Entry bytes: both lengths' varints (at most 10), key, value, offset
+    // (16-bit in a block within 64 KiB: doblix_format.h).
+    const uint32_t offset_bytes = knobs_.max_block_size <= 0xffff ? 2 : 4;
     for (size_t i = 0; i < keys.size(); i++) {
-      // Entry bytes: both lengths' varints (at most 10), key, value, offset.
-      bytes[i] = static_cast<uint32_t>(keys[i].size() + values[i].size() + 10 + 4);
+      bytes[i] = static_cast<uint32_t>(keys[i].size() + values[i].size() + 10 + offset_bytes);
     }
     if (model.kind == DoblixModelKind::kPla || model.kind == DoblixModelKind::kPra) {
       std::vector<Slice>& user_keys = scratch_->user_keys;

@@ -70,7 +70,7 @@ class DoblixTableBuilder : public TableBuilder {
   // The user-key prefix all entries so far share (with the first one).
   std::string first_user_key_;
   uint64_t prefix_len_ = 0;
-  static constexpr uint64_t kEntryOverhead = 2 + 4;  // two length varints, offset
+  static constexpr uint64_t kEntryOverhead = 2 + 2;  // two length varints, 16-bit offset
   std::vector<std::string> range_del_keys_, range_del_values_;
   uint64_t offset_ = 0;
   bool flush_ = false;

@@ -1,13 +1,19 @@
 #include "plugin/doblix/doblix_table_iterator.h"
 
+#include <chrono>
+
+#include "plugin/doblix/doblix_agent.h"
+
 namespace ROCKSDB_NAMESPACE {
 
 DoblixTableIterator::DoblixTableIterator(DoblixTableReader* table,
-                                         const ReadOptions& read_options, bool fill_cache)
+                                         const ReadOptions& read_options, bool fill_cache,
+                                         DoblixAgent* agent)
     : table_(table),
       read_options_(read_options),
       fill_cache_(fill_cache),
-      holder_(new DoblixBlockHolder()) {}
+      holder_(new DoblixBlockHolder()),
+      agent_(agent) {}
 
 void DoblixTableIterator::ReleaseBlock() {
   if (IsValuePinned() && (holder_->handle != nullptr || holder_->owned != nullptr)) {
@@ -55,14 +61,43 @@ void DoblixTableIterator::Load(size_t b, uint32_t index) {
   Settle();
 }
 
-void DoblixTableIterator::SeekToFirst() { Load(0, 0); }
+void DoblixTableIterator::EndScan() {
+  if (scanning_) agent_->RecordRead(scan_nanos_);
+  scanning_ = false;
+  scan_nanos_ = 0;
+}
+
+template <typename Move>
+void DoblixTableIterator::Timed(bool seek, Move&& move) {
+  if (agent_ == nullptr) return move();
+  if (seek) EndScan();
+  const auto start = std::chrono::steady_clock::now();
+  move();
+  scan_nanos_ += static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
+                                                           start)
+          .count());
+  scanning_ = true;
+}
+
+void DoblixTableIterator::SeekToFirst() {
+  Timed(true, [&] { Load(0, 0); });
+}
 
 void DoblixTableIterator::SeekToLast() {
+  Timed(true, [&] { SeekToLastImpl(); });
+}
+
+void DoblixTableIterator::SeekToLastImpl() {
   if (table_->NumBlocks() == 0) return Invalidate(Status::OK());
   Load(table_->NumBlocks() - 1, kEnd);
 }
 
 void DoblixTableIterator::Seek(const Slice& target) {
+  Timed(true, [&] { SeekImpl(target); });
+}
+
+void DoblixTableIterator::SeekImpl(const Slice& target) {
   if (table_->NumBlocks() == 0) return Invalidate(Status::OK());
   ReleaseBlock();
   status_ = table_->Seek(read_options_, target, fill_cache_, &block_, &index_, holder_.get());
@@ -71,20 +106,28 @@ void DoblixTableIterator::Seek(const Slice& target) {
 }
 
 void DoblixTableIterator::SeekForPrev(const Slice& target) {
-  Seek(target);
-  if (!status_.ok()) return;
-  if (!valid_) {
-    SeekToLast();
-  }
-  while (valid_ && table_->comparator().Compare(key(), target) > 0) Prev();
+  Timed(true, [&] {
+    SeekImpl(target);
+    if (!status_.ok()) return;
+    if (!valid_) {
+      SeekToLastImpl();
+    }
+    while (valid_ && table_->comparator().Compare(key(), target) > 0) PrevImpl();
+  });
 }
 
 void DoblixTableIterator::Next() {
-  index_++;
-  Settle();
+  Timed(false, [&] {
+    index_++;
+    Settle();
+  });
 }
 
 void DoblixTableIterator::Prev() {
+  Timed(false, [&] { PrevImpl(); });
+}
+
+void DoblixTableIterator::PrevImpl() {
   if (index_ > 0) {
     index_--;
     holder_->block.Key(index_, &key_);

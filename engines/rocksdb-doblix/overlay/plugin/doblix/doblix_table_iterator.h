@@ -1,5 +1,9 @@
 // Iterator over a DobLIX table's entries in internal-key order, block by
-// block. Seek uses the model exactly as a point lookup does.
+// block. Seek uses the model exactly as a point lookup does. A user
+// iterator of a table built by the agent times its part of each range
+// query (a seek and the steps after it, until the next seek or its end) and
+// gives it to the agent as one read, as a point lookup gives its own: the
+// agent tunes for scans too (seed 002, Fig. 15b).
 #pragma once
 
 #include <memory>
@@ -12,11 +16,17 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+class DoblixAgent;
+
 class DoblixTableIterator : public InternalIterator {
  public:
+  // `agent`: the agent to tell about scans, or nullptr.
   DoblixTableIterator(DoblixTableReader* table, const ReadOptions& read_options,
-                      bool fill_cache);
-  ~DoblixTableIterator() override { ReleaseBlock(); }
+                      bool fill_cache, DoblixAgent* agent);
+  ~DoblixTableIterator() override {
+    EndScan();
+    ReleaseBlock();
+  }
 
   bool Valid() const override { return valid_; }
   void SeekToFirst() override;
@@ -44,6 +54,14 @@ class DoblixTableIterator : public InternalIterator {
   // Lets go of the current block (or passes it to the pinning manager).
   void ReleaseBlock();
   Status ReadBlock(size_t b);
+  void SeekImpl(const Slice& target);
+  void SeekToLastImpl();
+  void PrevImpl();
+  // Runs `move` as part of the current range query (a new one when
+  // `seek`), timed when an agent listens.
+  template <typename Move>
+  void Timed(bool seek, Move&& move);
+  void EndScan();
 
   static constexpr uint32_t kEnd = ~uint32_t{0};
   DoblixTableReader* table_;
@@ -56,6 +74,9 @@ class DoblixTableIterator : public InternalIterator {
   bool valid_ = false;
   std::string key_;
   Status status_;
+  DoblixAgent* const agent_;
+  uint64_t scan_nanos_ = 0;
+  bool scanning_ = false;
 };
 
 }  // namespace ROCKSDB_NAMESPACE

@@ -365,9 +365,12 @@ InternalIterator* DoblixTableReader::NewIterator(const ReadOptions& ro,
                                                  size_t /*compaction_readahead_size*/,
                                                  bool /*allow_unprepared_value*/) {
   const bool fill_cache = ro.fill_cache && caller != TableReaderCaller::kCompaction;
-  if (arena == nullptr) return new DoblixTableIterator(this, ro, fill_cache);
+  // Only users' range queries are the agent's reads (not compactions').
+  DoblixAgent* agent =
+      caller == TableReaderCaller::kUserIterator ? options_.agent.get() : nullptr;
+  if (arena == nullptr) return new DoblixTableIterator(this, ro, fill_cache, agent);
   void* mem = arena->AllocateAligned(sizeof(DoblixTableIterator));
-  return new (mem) DoblixTableIterator(this, ro, fill_cache);
+  return new (mem) DoblixTableIterator(this, ro, fill_cache, agent);
 }
 
 FragmentedRangeTombstoneIterator* DoblixTableReader::NewRangeTombstoneIterator(
