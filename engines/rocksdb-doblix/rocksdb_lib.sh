@@ -9,5 +9,8 @@ if [ ! -f "$lib" ]; then
   exit 2
 fi
 # RocksDB's Release build has no RTTI; code deriving from its classes must match.
-rocksdb_cxx=(${CXX:-c++} -std=c++17 -fno-rtti -I"$src" -I"$src/include")
+# Its internal headers (util/coding.h, db/dbformat.h) need the platform that
+# its own build defines on Linux.
+rocksdb_cxx=(${CXX:-c++} -std=c++17 -fno-rtti -DROCKSDB_PLATFORM_POSIX -DROCKSDB_LIB_IO_POSIX
+             -I"$src" -I"$src/include")
 rocksdb_libs=(-lsnappy -llz4 -lzstd -lz -lgflags -lpthread -ldl)
