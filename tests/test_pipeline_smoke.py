@@ -171,10 +171,7 @@ def test_every_tidy_number_traces_back_to_its_field(results):
             path, key = source.split("#")
             report = files.setdefault(path, json.loads(open(path).read()))
             assert float(report[key]) == row["value"], row.to_dict()
-            named = {"wall_seconds": "job_wall_seconds", "job_cpu_seconds": "job_cpu_seconds",
-                     "other_cpu_seconds": "host_other_cpu_seconds", "other_cpu_share": "host_other_cpu_share",
-                     "steal_seconds": "host_steal_seconds", "loadavg_start": "host_loadavg_start",
-                     "loadavg_end": "host_loadavg_end"}.get(key, f"memory_{key}")
+            named = aggregate.LIMIT_FIELDS[key][0]
             assert row["metric"] in (named, f"load_{named}"), row.to_dict()
         else:
             path, line = source.rsplit(":", 1)
