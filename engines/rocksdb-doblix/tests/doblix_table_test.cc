@@ -360,7 +360,9 @@ void FilterUsed(const std::string& spec) {
 }
 
 // Range scans are reads for the agent as point lookups are: a workload of
-// scans alone gives the agent's steps a read count and a latency.
+// scans alone gives the agent's steps a read count and a latency. Every
+// step with reads, scans' or gets', also says how many block bytes a read
+// loaded.
 void AgentHearsScans() {
   const std::string label = "agent scans";
   std::string dir = "/tmp/doblix_agent_scan_test_" + std::to_string(getpid());
@@ -378,6 +380,11 @@ void AgentHearsScans() {
       db->Put(WriteOptions(), RandomKey(rng, 0), std::string(40, 'v'));
     }
     db->Flush(FlushOptions());  // one new table: one agent step
+    if (table % 2 == 1) {  // the next step's reads: gets only
+      std::string v;
+      for (int get = 0; get < 200; get++) db->Get(ReadOptions(), RandomKey(rng, 0), &v);
+      continue;
+    }
     std::unique_ptr<Iterator> it(db->NewIterator(ReadOptions()));
     for (int scan = 0; scan < 50; scan++) {
       it->Seek(RandomKey(rng, 0));
@@ -390,12 +397,25 @@ void AgentHearsScans() {
   CHECK(episodes != nullptr, "%s: the factory gives its episodes", label.c_str());
   if (episodes != nullptr) {
     std::string json = (*episodes)();
+    const std::string bytes_field = "\"block_bytes_per_read\":";
     uint64_t reads = 0;
+    int steps_with_reads = 0;
     for (size_t at = json.find("\"reads\":"); at != std::string::npos;
          at = json.find("\"reads\":", at + 1)) {
-      reads += strtoull(json.c_str() + at + 8, nullptr, 10);
+      const uint64_t n = strtoull(json.c_str() + at + 8, nullptr, 10);
+      reads += n;
+      const size_t b = json.find(bytes_field, at);
+      const double bytes = b == std::string::npos ? -1 : strtod(json.c_str() + b + bytes_field.size(), nullptr);
+      // A read loads at least one block (more than its 4-byte checksum
+      // trailer), and far less than a table's 2000 entries.
+      CHECK(n == 0 || (bytes > 4 && bytes < 1e5),
+            "%s: %llu reads loaded %.1f block bytes each: %s", label.c_str(),
+            (unsigned long long)n, bytes, json.c_str());
+      steps_with_reads += n > 0;
     }
     CHECK(reads > 0, "%s: no reads in the agent's steps: %s", label.c_str(), json.c_str());
+    CHECK(steps_with_reads >= 3, "%s: %d steps with reads (scans, gets, scans): %s", label.c_str(),
+          steps_with_reads, json.c_str());
   }
   db.reset();
   DestroyDB(dir, opt);

@@ -131,6 +131,7 @@ void DoblixAgent::OnTableBuilt(const DoblixTableReport& report) {
 void DoblixAgent::Step() {
   const uint64_t now = NowNanos();
   const uint64_t reads = reads_.exchange(0), read_ns = read_nanos_.exchange(0);
+  const uint64_t read_bytes = read_block_bytes_.exchange(0);
   const double seconds = (now - episode_start_ns_) / 1e9;
   episode_start_ns_ = now;
   // Without reads in the episode, latency carries no signal: the index size
@@ -189,12 +190,13 @@ void DoblixAgent::Step() {
   snprintf(buf, sizeof(buf),
            "{\"episode\":%zu,\"tables\":%u,\"state\":\"%s\",\"action\":\"%s\","
            "\"next_state\":\"%s\",\"reward\":%.6f,\"epsilon\":%.4f,\"reads\":%llu,"
-           "\"mean_read_latency_ns\":%.1f,\"throughput_ops\":%.1f,"
+           "\"mean_read_latency_ns\":%.1f,\"block_bytes_per_read\":%.1f,\"throughput_ops\":%.1f,"
            "\"index_bytes_per_entry\":%.4f,\"estimated_index_bytes\":%.0f,"
            "\"distribution_shift\":%s}",
            episodes_.size(), tables_, StateName(state_).c_str(), kActionNames[action],
            StateName(Apply(state_, action)).c_str(), reward, epsilon_,
            static_cast<unsigned long long>(reads), latency,
+           reads > 0 ? static_cast<double>(read_bytes) / reads : 0.0,
            seconds > 0 ? reads / seconds : 0.0, index_per_entry,
            index_per_entry * static_cast<double>(total_entries_), shift ? "true" : "false");
   episodes_.emplace_back(buf);

@@ -52,8 +52,11 @@ class DoblixAgent {
   DoblixKnobs Knobs() const;
   bool WantsSample() const { return !warm_.load(std::memory_order_relaxed); }
   void OnTableBuilt(const DoblixTableReport& report);
-  void RecordRead(uint64_t nanos) {
+  // One user read of one table (a point lookup, or a range query's part in
+  // it): its time and the data-block bytes it loaded.
+  void RecordRead(uint64_t nanos, uint64_t block_bytes) {
     read_nanos_.fetch_add(nanos, std::memory_order_relaxed);
+    read_block_bytes_.fetch_add(block_bytes, std::memory_order_relaxed);
     reads_.fetch_add(1, std::memory_order_relaxed);
   }
   // Every episode so far as a JSON array (the run log's doblix_agent field).
@@ -83,7 +86,7 @@ class DoblixAgent {
   bool have_gap_ = false;
   // Running statistics for the sigmoid normalization.
   double lat_n_ = 0, lat_mean_ = 0, lat_m2_ = 0, idx_mean_ = 0, idx_m2_ = 0;
-  std::atomic<uint64_t> read_nanos_{0}, reads_{0};
+  std::atomic<uint64_t> read_nanos_{0}, read_block_bytes_{0}, reads_{0};
   uint64_t episode_start_ns_ = 0;
   std::vector<std::string> episodes_;
 };

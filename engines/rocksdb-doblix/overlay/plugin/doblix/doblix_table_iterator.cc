@@ -62,9 +62,10 @@ void DoblixTableIterator::Load(size_t b, uint32_t index) {
 }
 
 void DoblixTableIterator::EndScan() {
-  if (scanning_) agent_->RecordRead(scan_nanos_);
+  if (scanning_) agent_->RecordRead(scan_nanos_, scan_bytes_);
   scanning_ = false;
   scan_nanos_ = 0;
+  scan_bytes_ = 0;
 }
 
 template <typename Move>
@@ -72,7 +73,9 @@ void DoblixTableIterator::Timed(bool seek, Move&& move) {
   if (agent_ == nullptr) return move();
   if (seek) EndScan();
   const auto start = std::chrono::steady_clock::now();
+  const uint64_t bytes_before = doblix_block_bytes_loaded;
   move();
+  scan_bytes_ += doblix_block_bytes_loaded - bytes_before;
   scan_nanos_ += static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
                                                            start)

@@ -76,6 +76,7 @@ class DoblixTableIterator : public InternalIterator {
   Status status_;
   DoblixAgent* const agent_;
   uint64_t scan_nanos_ = 0;
+  uint64_t scan_bytes_ = 0;  // data-block bytes the scan loaded
   bool scanning_ = false;
 };
 

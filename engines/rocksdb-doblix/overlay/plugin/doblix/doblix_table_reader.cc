@@ -23,6 +23,7 @@ namespace ROCKSDB_NAMESPACE {
 
 std::atomic<uint64_t> DoblixTableReader::model_misses{0};
 thread_local DoblixStepNanos doblix_step_nanos;
+thread_local uint64_t doblix_block_bytes_loaded = 0;
 
 namespace {
 // Readers of one process never share a cache key: a counter, not the file.
@@ -144,6 +145,7 @@ Status DoblixTableReader::ReadBlock(const ReadOptions& ro, size_t b, bool fill_c
   // (the block's number, not its offset) does not wait for.
   const DoblixSegment* segment = &model_.segments[b];
   __builtin_prefetch(segment);
+  doblix_block_bytes_loaded += segment->size + kDoblixBlockTrailerSize;
   Statistics* stats = ioptions_.stats;
   Cache* cache = options_.block_cache.get();
   char key_buf[16];
@@ -205,6 +207,7 @@ Status DoblixTableReader::ReadBlock(const ReadOptions& ro, size_t b, bool fill_c
     // Not admitted (strict capacity): the insert freed it, so read again
     // into a buffer of our own.
     s.PermitUncheckedError();
+    doblix_block_bytes_loaded -= n;  // the read below counts it
     return ReadBlock(ro, b, false, holder);
   }
   // The block parsed above stays where it is: the holder now owns its bytes.
@@ -324,16 +327,20 @@ Status DoblixTableReader::Get(const ReadOptions& ro, const Slice& key, GetContex
   struct AgentTimer {
     DoblixAgent* agent;
     std::chrono::steady_clock::time_point start;
+    uint64_t bytes_before;
     ~AgentTimer() {
       if (agent != nullptr) {
         agent->RecordRead(static_cast<uint64_t>(
-            std::chrono::duration_cast<std::chrono::nanoseconds>(
-                std::chrono::steady_clock::now() - start)
-                .count()));
+                              std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count()),
+                          doblix_block_bytes_loaded - bytes_before);
       }
     }
-  } timer{options_.agent.get(), options_.agent != nullptr ? std::chrono::steady_clock::now()
-                                                          : std::chrono::steady_clock::time_point()};
+  } timer{options_.agent.get(),
+          options_.agent != nullptr ? std::chrono::steady_clock::now()
+                                    : std::chrono::steady_clock::time_point(),
+          doblix_block_bytes_loaded};
   DoblixBlockHolder holder;
   size_t b = 0;
   uint32_t i = 0;

@@ -47,6 +47,11 @@ struct DoblixStepNanos {
   uint64_t model_lookups = 0;
 };
 extern thread_local DoblixStepNanos doblix_step_nanos;
+// Bytes of data blocks this thread has loaded (read, or found in the block
+// cache). The agent's reads take its difference over their span, so each
+// step logs the bytes a read loaded beside the read's latency: whether the
+// latency follows the block sizes the agent chose.
+extern thread_local uint64_t doblix_block_bytes_loaded;
 
 class DoblixTableReader : public TableReader {
  public:
