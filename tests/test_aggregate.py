@@ -107,7 +107,8 @@ def test_doblix_rows_tail_setup_steps_and_agent_steps(tmp_path, sample_records, 
     records[4]["tail5_mean"] = 2999.5
     step = {"episode": 0, "tables": 2, "state": "pla/E128/B4K", "action": "keep", "next_state": "pla/E128/B4K",
             "reward": -0.25, "epsilon": 0.99, "reads": 10, "mean_read_latency_ns": 500.0,
-            "block_bytes_per_read": 4100.0, "throughput_ops": 2e6, "index_bytes_per_entry": 0.5, "estimated_index_bytes": 45.0, "distribution_shift": False}
+            "block_bytes_per_read": 4100.0, "throughput_ops": 2e6, "index_bytes_per_entry": 0.5,
+            "estimated_index_bytes": 45.0, "distribution_shift": False}
     records[6].update(table_factory="DoblixTable", steps={"s_kv_ns": 700, "l_block_ns": 900},
                       doblix={"live_tables_train_seconds": 0.03, "model_misses": 0, "agent_episodes": [step]})
     out = tmp_path / "t.csv"
