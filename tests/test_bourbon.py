@@ -43,12 +43,10 @@ def test_bourbon_group_agrees_and_uses_its_models(built, tmp_path):
     assert all(s > 0.1 for s in shares.values()), shares
 
 
-@pytest.mark.parametrize("granularity,path", [("file", "file_model"), ("level", "level_model")])
-def test_offline_learns_when_a_run_opens_a_loaded_database(built, tmp_path, granularity, path):
-    """The pipeline loads once (--phase load) and runs on a copy (--phase
-    run), which never settles: learning=offline must still learn the tables
-    the copy holds before the run, or every lookup takes WiscKey's path."""
-    built("bourbon")
+def load_then_run(tmp_path, *run_options):
+    """A small shuffled load (--phase load), then a run on it (--phase run,
+    which never settles) with these options; returns the run's status and log."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     keys = tmp_path / "keys_uint64"
     n = 50_000
     keys.write_bytes(n.to_bytes(8, "little") + b"".join((7 * i + 3).to_bytes(8, "little") for i in range(n)))
@@ -57,11 +55,48 @@ def test_offline_learns_when_a_run_opens_a_loaded_database(built, tmp_path, gran
               "--key-encoding", "be64_pad16", "--value-bytes", "64", "--workload", "point", "--ops", "20000",
               "--seed", "1", "--progress", "never", "-o", "bloom_bits=10", "-o", "write_buffer_size=262144",
               "-o", "max_file_size=131072"]
-    for phase, extra in (("load", []), ("run", ["-o", "learning=offline", "-o", f"granularity={granularity}"])):
-        r = subprocess.run([str(binary), *common, "--phase", phase, *extra, "--log", str(tmp_path / f"{phase}.jsonl")],
+    extra = [x for option in run_options for x in ("-o", option)]
+    for phase, opts in (("load", []), ("run", extra)):
+        r = subprocess.run([str(binary), *common, "--phase", phase, *opts, "--log", str(tmp_path / f"{phase}.jsonl")],
                            capture_output=True, text=True)
-        assert r.returncode == 0, r.stderr
-    rec = engine_record(tmp_path / "run.jsonl")["bourbon"]
+        if r.returncode != 0:
+            return r, None
+    return r, tmp_path / "run.jsonl"
+
+
+@pytest.mark.parametrize("granularity,path", [("file", "file_model"), ("level", "level_model")])
+def test_offline_learns_when_a_run_opens_a_loaded_database(built, tmp_path, granularity, path):
+    """The pipeline loads once (--phase load) and runs on a copy (--phase
+    run), which never settles: learning=offline must still learn the tables
+    the copy holds before the run, or every lookup takes WiscKey's path."""
+    built("bourbon")
+    r, log = load_then_run(tmp_path, "learning=offline", f"granularity={granularity}")
+    assert log is not None, r.stderr
+    rec = engine_record(log)["bourbon"]
     by_path = rec["internal_lookups_by_path"]
     # level models serve L1 and below only (L0's tables overlap)
     assert by_path[path] > 0.1 * sum(by_path.values()), by_path
+
+
+def test_learn_at_open_has_every_table_learned_before_the_run(built, tmp_path):
+    """learn_at_open with learning=always (Figures 10, 11: "models
+    available"): no table the run found at open serves a lookup on WiscKey's
+    path; learning=always alone leaves them to the learner thread, T_wait and
+    a queue away, while lookups go on."""
+    built("bourbon")
+    r, log = load_then_run(tmp_path, "learning=always", "learn_at_open=true")
+    assert log is not None, r.stderr
+    files = engine_record(log)["bourbon"]["files"]
+    # The tables a reopened database holds are stamped with one time, the
+    # open's (tables compactions write later have their own).
+    opened = min(f["created_s"] for f in files)
+    at_open = [f for f in files if f["created_s"] == opened]
+    assert len(at_open) >= 4, files
+    baseline = {f["number"]: f["internal_lookups_positive"]["baseline"] + f["internal_lookups_negative"]["baseline"]
+                for f in at_open}
+    assert sum(baseline.values()) == 0, baseline
+    assert all(f["state"] == "learned" for f in at_open), [f["state"] for f in at_open]
+
+    r, log = load_then_run(tmp_path / "never", "learning=never", "learn_at_open=true")
+    assert log is None and r.returncode != 0
+    assert "learn_at_open" in r.stderr and "never" in r.stderr, r.stderr

@@ -20,17 +20,20 @@ class BourbonEngine : public LevelDBEngine {
   bool Open(const std::string& dir, const OptionSet& o, std::string* err) override {
     dir_ = dir;
     if (!LevelDBEngine::Open(dir, o, err)) return false;
-    bourbon_->Attach(db());
     // A run on a copy of a settled database (lsmbench --phase run) does not
     // settle again: learn the tables it holds now, before the run phase, as
     // OnSettled does after a load (an empty database has nothing to learn).
-    if (learning_ == "offline") {
+    // learn_at_open does the same for always and cba, whose learner starts
+    // after it (so no table is left to it) and takes the tables written later.
+    bourbon_->Attach(db(), !learn_at_open_);
+    if (learning_ == "offline" || learn_at_open_) {
       // Bourbon takes the tables' options from the first table opened: an
       // iterator opens one table per level.
       std::unique_ptr<leveldb::Iterator> it(db()->NewIterator(leveldb::ReadOptions()));
       it->SeekToFirst();
       bourbon_->LearnAll();
     }
+    if (learn_at_open_) bourbon_->StartLearner();
     return true;
   }
 
@@ -63,6 +66,10 @@ class BourbonEngine : public LevelDBEngine {
         {"granularity", OT::kString, "file", "one model per table, or per level (L1+)",
          {"file", "level"}},
         {"t_wait_us", OT::kInt, "-1", "wait before learning a table; -1: measured here", {}},
+        {"learn_at_open", OT::kBool, "false",
+         "learn every table the opened database holds before the run phase (the paper's "
+         "\"models available\"), then learn as `learning` says; not with learning=never",
+         {}},
         {"cba_min_finished", OT::kInt, "10",
          "finished tables a level needs before the analyzer decides (always-learn until)", {}},
         LookupTimers::Spec(),
@@ -80,6 +87,12 @@ class BourbonEngine : public LevelDBEngine {
     c.error_bound = static_cast<uint32_t>(o.Int("error_bound"));
     const std::string learning = o.Str("learning");
     never_ = learning == "never";
+    learn_at_open_ = o.Bool("learn_at_open");
+    if (never_ && learn_at_open_) {
+      *err = "learn_at_open=true: learning=never learns nothing; expected learning=offline, "
+             "always or cba";
+      return false;
+    }
     c.learning = learning == "offline" || never_ ? leveldb::bourbon::Learning::kOffline
                  : learning == "always"          ? leveldb::bourbon::Learning::kAlways
                                                  : leveldb::bourbon::Learning::kCba;
@@ -116,6 +129,7 @@ class BourbonEngine : public LevelDBEngine {
   std::string dir_;
   std::string learning_;
   bool never_ = false;
+  bool learn_at_open_ = false;
   std::unique_ptr<leveldb::bourbon::Bourbon> bourbon_;
   HooksRecorder hooks_;
   LookupTimers timers_;

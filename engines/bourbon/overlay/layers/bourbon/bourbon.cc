@@ -257,7 +257,7 @@ void Bourbon::Calibrate() {
                        : best);
 }
 
-void Bourbon::Attach(DB* db) {
+void Bourbon::Attach(DB* db, bool start_learner) {
   // Files a reopened database already holds: their levels.
   std::string sstables;
   db->GetProperty("leveldb.sstables", &sstables);
@@ -282,6 +282,10 @@ void Bourbon::Attach(DB* db) {
     }
     stop_ = false;
   }
+  if (start_learner) StartLearner();
+}
+
+void Bourbon::StartLearner() {
   if (config_.learning != Learning::kOffline && !learner_.joinable()) {
     learner_ = std::thread(&Bourbon::LearnerLoop, this);
   }

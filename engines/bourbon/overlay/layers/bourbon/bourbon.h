@@ -98,9 +98,11 @@ class Bourbon : public TableFormat, public LsmHooks {
           const std::string& dbname);
   ~Bourbon() override;
 
-  // Starts the background learner (after DB::Open) and takes the files a
-  // reopened database already holds.
-  void Attach(DB* db);
+  // Takes the files a reopened database already holds and starts the
+  // background learner (after DB::Open); without `start_learner` the caller
+  // starts it, after LearnAll() has learned those files undisturbed.
+  void Attach(DB* db, bool start_learner = true);
+  void StartLearner();
   // Stops the learner (before the DB is closed).
   void Detach();
 
