@@ -3,7 +3,9 @@
 reads since the previous step and the index size estimated for the whole
 dataset (bytes per entry × entries, as the agent logs it); right, the mean
 reward of the steps taken in each state, model × largest block (the agent
-logs each step's state and reward, not its Q-table: a deviation)."""
+logs each step's state and reward, not its Q-table: a deviation). The table
+also gives the reads' latency and block bytes early and late, and their
+correlation over the steps."""
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -32,6 +34,19 @@ def heatmap(s):
     grid = s.assign(model=parts[0], block=parts[1]).pivot_table(index="model", columns="block",
                                                                values="reward", aggfunc="mean")
     return grid.reindex(index=MODELS, columns=BLOCKS)
+
+
+def drift(part, n=10):
+    """The reads' latency and block bytes over the first and the last n steps
+    with reads, and their correlation over all of them: whether the latency
+    the reward sees follows the block sizes the agent chose (logs before
+    `block_bytes_per_read` give NaN)."""
+    r = part[part["reads"] > 0]
+    lat = r["mean_read_latency_ns"] / 1e3
+    kib = r["block_bytes_per_read"] / 1024 if "block_bytes_per_read" in r else pd.Series(np.nan, index=r.index)
+    return {"read µs, first steps": lat.head(n).mean(), "read µs, last steps": lat.tail(n).mean(),
+            "block KiB a read, first steps": kib.head(n).mean(), "block KiB a read, last steps": kib.tail(n).mean(),
+            "r(read µs, block KiB)": lat.corr(kib) if kib.notna().sum() > 2 else np.nan}
 
 
 def figure(rows, spec):
@@ -65,7 +80,8 @@ def figure(rows, spec):
                        "best throughput step": int(part.loc[part["throughput_ops"].idxmax(), "episode"]) if len(part) else np.nan,
                        "last estimated index MiB": part["estimated_index_bytes"].iloc[-1] / 2**20 if len(part) else np.nan,
                        "highest-reward state": f"{best[0]}/{best[1]}" if best[0] else "—",
-                       "last state": part["state"].iloc[-1] if len(part) else "—"})
+                       "last state": part["state"].iloc[-1] if len(part) else "—",
+                       **drift(part)})
     if not combos:
         axes[0][0].text(0.5, 0.5, "no agent steps logged", ha="center")
     plotting.mark_failures(fig, rows, by=("workload", NU))
