@@ -36,7 +36,9 @@ plus oom_killed, timed_out, signal, limit_spec, memory_total_bytes,
 swap_total_bytes, swap_enforcement, peak_source, cgroup, command, started_at,
 and what else used the CPUs meanwhile (hardware/contention.py): host_cpus,
 host_busy_cpu_seconds, job_cpu_seconds, other_cpu_seconds, other_cpu_share,
-steal_seconds, loadavg_start, loadavg_end.
+steal_seconds, loadavg_start, loadavg_end, and who that was:
+other_kernel_threads_cpu_seconds, other_processes_cpu_seconds,
+runner_cpu_seconds, other_unattributed_cpu_seconds, other_top.
 The job sees LSMBENCH_MEMORY_LIMIT_BYTES, LSMBENCH_CGROUP_MECHANISM and
 LSMBENCH_CGROUP in its environment.
 """

@@ -12,6 +12,15 @@ state but idle and iowait, steal included) minus the job's own CPU time
 milliseconds a second), 0.5 when neighbours kept one of two CPUs busy.
 Nice'd neighbours count: they still share caches, memory bandwidth and the
 device.
+
+The share alone cannot tell a neighbour from the kernel working for the job
+(writeback of what it wrote, page reclaim run by kernel workers), so the
+report also splits it by who was running at both samples: kernel threads
+(children of kthreadd, pid 2), the runner itself, and other processes, with
+the few that took most. A process that started and ended inside the job is
+seen by neither sample; its time stays in the unattributed remainder, which
+can also come out below zero: per-process times and /proc/stat are
+accounted apart.
 """
 import os
 import resource
@@ -44,17 +53,76 @@ def _children_cpu_seconds():
     return ru.ru_utime + ru.ru_stime
 
 
+KTHREADD_PID = 2
+TOP_OTHERS = 5
+
+
+def read_process_ticks(proc="/proc"):
+    """{(pid, start time): (name, parent pid, utime + stime ticks)} of every
+    process (man 5 proc, /proc/pid/stat); the start time keeps a reused pid
+    apart. Processes that vanish while being read are skipped."""
+    out = {}
+    for entry in os.scandir(proc):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(os.path.join(entry.path, "stat")) as f:
+                line = f.read()
+        except OSError:
+            continue
+        # the name is in parentheses and may itself hold spaces or ')'
+        name = line[line.index("(") + 1:line.rindex(")")]
+        fields = line[line.rindex(")") + 2:].split()
+        # fields[0] is field 3 (state): ppid 4, utime 14, stime 15, starttime 22
+        out[(int(entry.name), int(fields[19]))] = (name, int(fields[1]),
+                                                   int(fields[11]) + int(fields[12]))
+    return out
+
+
 @dataclass
 class HostSample:
     busy_ticks: int
     steal_ticks: int
     loadavg: float
     children_cpu_seconds: float
+    processes: dict = None
 
     @classmethod
-    def take(cls, stat="/proc/stat", loadavg="/proc/loadavg"):
+    def take(cls, stat="/proc/stat", loadavg="/proc/loadavg", proc="/proc"):
         busy, steal = read_cpu_jiffies(stat)
-        return cls(busy, steal, read_loadavg(loadavg), _children_cpu_seconds())
+        return cls(busy, steal, read_loadavg(loadavg), _children_cpu_seconds(),
+                   read_process_ticks(proc) if proc else None)
+
+
+def attribute_others(start, end, hz, runner_pid=None):
+    """Who, alive at both samples, used CPU between them: kernel threads,
+    the runner, other processes, and the TOP_OTHERS busiest of them."""
+    runner_pid = os.getpid() if runner_pid is None else runner_pid
+    kernel = runner = others = 0.0
+    busiest = []
+    for key, (name, ppid, ticks) in end.items():
+        if key not in start:
+            continue
+        seconds = (ticks - start[key][2]) / hz
+        if seconds <= 0:
+            continue
+        pid = key[0]
+        if pid == runner_pid:
+            runner += seconds
+            continue
+        if pid == KTHREADD_PID or ppid == KTHREADD_PID:
+            kernel += seconds
+        else:
+            others += seconds
+        busiest.append((seconds, pid, name))
+    busiest.sort(reverse=True)
+    return {
+        "other_kernel_threads_cpu_seconds": round(kernel, 3),
+        "other_processes_cpu_seconds": round(others, 3),
+        "runner_cpu_seconds": round(runner, 3),
+        "other_top": [{"pid": pid, "name": name, "cpu_seconds": round(sec, 3)}
+                      for sec, pid, name in busiest[:TOP_OTHERS]],
+    }
 
 
 def contention(start, end, wall_seconds, cpus=None):
@@ -67,7 +135,7 @@ def contention(start, end, wall_seconds, cpus=None):
     # Tick granularity (1/hz per CPU) can put the difference a little below 0.
     other = max(0.0, busy - job)
     capacity = wall_seconds * cpus
-    return {
+    report = {
         "host_cpus": cpus,
         "host_busy_cpu_seconds": round(busy, 3),
         "job_cpu_seconds": round(job, 3),
@@ -77,3 +145,10 @@ def contention(start, end, wall_seconds, cpus=None):
         "loadavg_start": start.loadavg,
         "loadavg_end": end.loadavg,
     }
+    if start.processes is not None and end.processes is not None:
+        r = attribute_others(start.processes, end.processes, hz)
+        known = (r["other_kernel_threads_cpu_seconds"] + r["other_processes_cpu_seconds"]
+                 + r["runner_cpu_seconds"])
+        r["other_unattributed_cpu_seconds"] = round(other - known, 3)
+        report.update(r)
+    return report

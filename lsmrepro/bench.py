@@ -11,10 +11,12 @@ A run's `--memory N%db` is N% of its load's database size (the run's meta
 keeps the rule as memory_limit_rule; the runner's report has the bytes).
 
 A run's copy is a reflink where the filesystem has them (`cp --reflink=always`),
-else a plain copy; `cold` then writes back and drops the copy's cached pages
-(fdatasync + POSIX_FADV_DONTNEED on every file) and, as root, the whole page
-cache (/proc/sys/vm/drop_caches). The run log's `meta` says what was done:
-db_copy=reflink|copy, cache=warm|cold, cache_evicted_files=N,
+else a plain copy, written back (sync) before the job starts so that kernel
+writeback of the copy does not share the job's CPUs; `cold` then drops the
+copy's cached pages (fdatasync + POSIX_FADV_DONTNEED on every file) and, as
+root, the whole page cache (/proc/sys/vm/drop_caches). The run log's `meta`
+says what was done: db_copy=reflink|copy, db_copy_seconds,
+db_copy_sync_seconds, cache=warm|cold, cache_evicted_files=N,
 cache_dropped=yes|no (why).
 
 A job that fails (the engine errs, the memory limit kills it, its load
@@ -193,6 +195,9 @@ def run(args):
     t0 = time.monotonic()
     meta["db_copy"] = copy_db(args.source, args.db)
     meta["db_copy_seconds"] = f"{time.monotonic() - t0:.3f}"
+    t0 = time.monotonic()
+    os.sync()
+    meta["db_copy_sync_seconds"] = f"{time.monotonic() - t0:.3f}"
     if args.cache == "cold":
         meta.update(make_cold(args.db))
     try:

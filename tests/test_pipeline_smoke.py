@@ -60,7 +60,9 @@ BASELINE_METRICS = {
     "latency_p90", "latency_p99", "latency_p999", "load_seconds", "load_throughput", "memory_enforced",
     "memory_limit_bytes", "memory_oom_kills", "memory_peak_bytes", "run_seconds", "run_throughput", "settle_seconds",
     # added since: the runner's measure of neighbours (hardware/contention.py)
-    "host_other_cpu_share", "job_cpu_seconds"}
+    "host_other_cpu_share", "job_cpu_seconds",
+    # ... and who the neighbours were
+    "host_other_kernel_threads_cpu_seconds", "host_other_processes_cpu_seconds"}
 
 
 def _tidy(results):
@@ -205,6 +207,7 @@ def test_runs_copy_their_load_and_say_how(results):
     for log in (results / "smoke" / "raw" / "baseline").rglob("r*.jsonl"):
         meta = json.loads(log.read_text().splitlines()[0])["meta"]
         assert meta["db_copy"] in ("reflink", "copy") and meta["cache"] == "warm"
+        assert float(meta["db_copy_sync_seconds"]) >= 0  # written back before the job
         assert meta["load_log"].endswith(".jsonl") and f"seed={1000 + int(meta['repetition'])}" in meta["load"]
 
 
