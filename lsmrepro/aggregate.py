@@ -107,7 +107,9 @@ def rows_of(log, base=None, prefix="", phases=None):
             if phases is not None and d["phase"] not in phases:
                 continue
             out.append(row(rec, f"{d['phase']}_seconds", d["seconds"], "s"))
-            if d["ops"]:
+            if d["phase"] == "evict":  # its ops are files, not operations
+                out.append(row(rec, "evicted_files", d["ops"], "files"))
+            elif d["ops"]:
                 out.append(row(rec, f"{d['phase']}_throughput", d["ops_per_sec"], "ops/s"))
         elif phases is not None and kind != "engine":
             continue

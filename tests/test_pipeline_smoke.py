@@ -352,7 +352,10 @@ def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
     meta = records[0]["meta"]
     assert meta["db_copy"] in ("reflink", "copy") and meta["cache"] == "cold"
     assert int(meta["cache_evicted_files"]) > 0 and meta["cache_dropped"].startswith("yes" if os.geteuid() == 0 else "no")
-    assert [x["phase"] for x in records if x["type"] == "phase"] == ["run"]
+    # evicted again after open, just before the run phase
+    assert [x["phase"] for x in records if x["type"] == "phase"] == ["evict", "run"]
+    assert records[0]["workload"]["evict_before_run"] is True
+    assert next(x for x in records if x.get("phase") == "evict")["ops"] > 0
     check = next(x for x in records if x["type"] == "check")
     assert check["wrong"] == 0 and check["verified"] > 2000
     assert not (tmp_path / "copy").exists() and (tmp_path / "load-db").is_dir()  # the copy goes, the load stays

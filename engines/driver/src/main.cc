@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
   size_t value_bytes = 64;
   double negative_share = 0.0;
   std::vector<std::string> engine_opts, meta_items, attach_items, ycsb_props;
-  bool list_options = false, keep_db = false;
+  bool list_options = false, keep_db = false, evict_before_run = false;
   app.add_option("--db", db_dir, "database directory (emptied first)");
   app.add_option("--dataset", dataset, "SOSD key file (_uint32 or _uint64)");
   app.add_option("--dataset-manifest", dataset_manifest,
@@ -128,6 +128,9 @@ int main(int argc, char** argv) {
   app.add_option("--log", log_path, "JSON-lines run log to write");
   app.add_option("--progress", progress)->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("--keep-db", keep_db, "leave the database on disk after the run");
+  app.add_flag("--evict-before-run", evict_before_run,
+               "drop the database's pages from the page cache after open, just before the "
+               "run phase, so it starts cold whatever open read (an `evict` phase record)");
   app.add_option("--phase", phase,
                  "all: load, settle and run; load: load and settle, keep the database; "
                  "run: run on the database a --phase load left (same dataset, order, seed)")
@@ -189,6 +192,7 @@ int main(int argc, char** argv) {
   spec.seed = seed;
   spec.full_compaction = settle == "full";
   spec.load = phase != "run";
+  spec.evict_before_run = evict_before_run;
   nlohmann::json ycsb_info = nullptr;
   if (workload == "ycsb") {
     if (ycsb_spec.empty()) return Fail("--workload ycsb needs --spec (a YCSB property file)");
@@ -252,7 +256,8 @@ int main(int argc, char** argv) {
                                   {"ycsb", ycsb_info},
                                   {"settle", settle},
                                   {"settle_every", spec.settle_every},
-                                  {"phase", phase}}},
+                                  {"phase", phase},
+                                  {"evict_before_run", evict_before_run}}},
                     {"seed", seed},
                     {"meta", meta},
                     {"attached", attached}});

@@ -3,6 +3,7 @@
 #include "answer_digest.h"
 #include "clock.h"
 #include "histogram.h"
+#include "page_cache.h"
 #include "progress.h"
 #include "records.h"
 #include "verifier.h"
@@ -148,6 +149,15 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
     }
   }
   uint64_t probes = verifier.verified();
+
+  if (spec.evict_before_run) {
+    uint64_t t0 = NowNanos(), files = 0;
+    if (!EvictPageCache(spec.db_dir, &files, &err)) {
+      result.error = "evict: " + err;
+      return result;
+    }
+    log->Write("phase", Phase("evict", files, NowNanos() - t0));
+  }
 
   // Run.
   OpStats stats[kOpTypes];

@@ -35,6 +35,9 @@ struct RunSpec {
   // during the run reach the tables and their indexes, not just the memtable.
   bool digest = false;
   uint64_t settle_every = 0;
+  // Drop db_dir's pages from the page cache after open and the edge probes,
+  // just before the run phase (an `evict` phase record says how many files).
+  bool evict_before_run = false;
 };
 
 struct RunResult {
