@@ -108,7 +108,7 @@ def rows_of(log, base=None, prefix="", phases=None):
                 continue
             out.append(row(rec, f"{d['phase']}_seconds", d["seconds"], "s"))
             if d["phase"] == "evict":  # its ops are files, not operations
-                out.append(row(rec, "evicted_files", d["ops"], "files"))
+                out.append(row(rec, "evict_files", d["ops"], "files"))
             elif d["ops"]:
                 out.append(row(rec, f"{d['phase']}_throughput", d["ops_per_sec"], "ops/s"))
         elif phases is not None and kind != "engine":

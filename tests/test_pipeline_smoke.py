@@ -120,6 +120,8 @@ def _field_of(metric, record, subset="", file=None):
     kind = record["type"]
     name = metric[len("load_"):] if metric.startswith("load_") and kind == "engine" else metric
     if kind == "phase":
+        if metric == "evict_files":  # the evict phase counts files, not operations
+            return record["ops"]
         assert metric in (f"{record['phase']}_seconds", f"{record['phase']}_throughput"), (metric, record)
         return record["seconds"] if metric.endswith("_seconds") else record["ops_per_sec"]
     if kind == "latency":
