@@ -14,8 +14,9 @@ Nice'd neighbours count: they still share caches, memory bandwidth and the
 device.
 
 The share alone cannot tell a neighbour from the kernel working for the job
-(writeback of what it wrote, page reclaim run by kernel workers), so the
-report also splits it by who was running at both samples: kernel threads
+(writeback of what it wrote, page reclaim run by kernel workers) or from the
+workflow manager that started it (Snakemake's scheduler took up to 0.9 of 2
+CPUs here before profiles/default/config.yaml), so the report also splits it by who was running at both samples: kernel threads
 (children of kthreadd, pid 2), the runner itself, and other processes, with
 the few that took most. A process that started and ended inside the job is
 seen by neither sample; its time stays in the unattributed remainder, which
