@@ -210,8 +210,8 @@ LIMIT_FIELDS = {
     "job_cpu_seconds": ("job_cpu_seconds", "s"), "other_cpu_seconds": ("host_other_cpu_seconds", "s"),
     "other_cpu_share": ("host_other_cpu_share", ""), "steal_seconds": ("host_steal_seconds", "s"),
     "loadavg_start": ("host_loadavg_start", ""), "loadavg_end": ("host_loadavg_end", ""),
-    # ... and who it was: kernel workers (often the job's own writeback and
-    # reclaim), other processes, the runner; the rest was not seen
+    # ... and who it was: kernel workers (writeback, reclaim), other processes
+    # (a neighbour, or Snakemake itself), the runner; the rest was not seen
     "other_kernel_threads_cpu_seconds": ("host_other_kernel_threads_cpu_seconds", "s"),
     "other_processes_cpu_seconds": ("host_other_processes_cpu_seconds", "s"),
     "runner_cpu_seconds": ("runner_cpu_seconds", "s"),
