@@ -11,8 +11,8 @@ A run's `--memory N%db` is N% of its load's database size (the run's meta
 keeps the rule as memory_limit_rule; the runner's report has the bytes).
 
 A run's copy is a reflink where the filesystem has them (`cp --reflink=always`),
-else a plain copy, written back (sync) before the job starts so that kernel
-writeback of the copy does not share the job's CPUs; `cold` then drops the
+else a plain copy, written back (sync) before the job starts so that writing
+the copy out is not inside the measured job; `cold` then drops the
 copy's cached pages (fdatasync + POSIX_FADV_DONTNEED on every file) and, as
 root, the whole page cache (/proc/sys/vm/drop_caches), and lsmbench drops the
 database's pages once more after its open, so the run phase starts cold
