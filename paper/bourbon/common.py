@@ -8,7 +8,7 @@ import pandas as pd
 DATASET_NAMES = {"seg1": "seg-1%", "seg10": "seg-10%"}
 COLORS = {"WiscKey": "#4c72b0", "Bourbon": "#dd8452", "Bourbon-level": "#55a868",
           "Bourbon-offline": "#8172b3", "Bourbon-always": "#c44e52", "Bourbon-cba": "#dd8452",
-          "WiscKey path": "#4c72b0"}
+          "WiscKey path": "#4c72b0", "WiscKey, whole keys": "#8c8c8c"}
 KV_BYTES = 16 + 64  # key + value of every pair (experiments.yaml: be64_pad16 keys, 64-byte values)
 FACTORS = ["dataset", "workload", "order", "cache", "error_bound", "repetition"]
 
@@ -20,15 +20,24 @@ def _col(rows, name):
 def system(rows, by_learning=False):
     """The paper's name of each row's system: WiscKey (the wisckey engine),
     Bourbon / Bourbon-level, or Bourbon-<learning> when `by_learning`;
-    bourbon with learning=never is "WiscKey path" (the traced baseline)."""
+    bourbon with learning=never is "WiscKey path" (the traced baseline);
+    wisckey on Bourbon's table layout (block_restart_interval=1, the
+    controls) is "WiscKey, whole keys"."""
     learning, granularity = _col(rows, "learning"), _col(rows, "granularity")
+    restart = pd.to_numeric(_col(rows, "block_restart_interval"), errors="coerce")
     out = pd.Series("Bourbon", index=rows.index)
     out[granularity == "level"] = "Bourbon-level"
     if by_learning:
         out[learning.isin(["offline", "always", "cba"])] = "Bourbon-" + learning
     out[learning == "never"] = "WiscKey path"
     out[rows["engine"].astype(str) == "wisckey"] = "WiscKey"
+    out[(rows["engine"].astype(str) == "wisckey") & (restart == 1)] = "WiscKey, whole keys"
     return out
+
+
+def range_length(frame):
+    """The range length of each row's workload (experiments.yaml: len<n>)."""
+    return frame["workload"].astype(str).str.replace("len", "", regex=False).astype(int)
 
 
 def dataset_name(label):
@@ -42,7 +51,8 @@ def per_run(rows, metric, by_learning=False, **where):
     for column, value in where.items():
         sel = sel[sel[column].astype(str) == str(value)]
     sel = sel.groupby("run", as_index=False).first() if len(sel) else sel
-    out = sel[["run", "value"] + [c for c in FACTORS + ["engine", "learning", "granularity"] if c in sel.columns]].copy()
+    out = sel[["run", "value"] + [c for c in FACTORS + ["engine", "learning", "granularity", "block_restart_interval"]
+                                  if c in sel.columns]].copy()
     out["system"] = system(sel, by_learning).values if len(sel) else []
     return out
 

@@ -6,17 +6,13 @@ from paper import plotting
 from paper.bourbon import common
 
 
-def lengths(frame):
-    return frame["workload"].astype(str).str.replace("len", "", regex=False).astype(int)
-
-
 def figure(rows, spec):
     plotting.style()
     tput = common.throughput(rows)
     sp = common.speedup(tput, higher_is_better=True)
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for ds in common.present(list(spec["datasets"]), sp["dataset"]):
-        d = sp[sp["dataset"] == ds].assign(length=lambda f: lengths(f)).sort_values("length")
+        d = sp[sp["dataset"] == ds].assign(length=common.range_length).sort_values("length")
         ax.errorbar(d["length"], d["speedup"], yerr=d["sd"].fillna(0), marker="o", capsize=3, label=ds)
     ax.axhline(1, color="#888888", lw=1, ls=":")
     ax.set_xscale("log")
