@@ -73,12 +73,8 @@ rule bench_run:
         manifest=_run_inputs[3],
         fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
         calibration=f"{RESULTS}/{{scale}}/hardware/calibration.json",
-        # ancient: a load's database is deleted after its last run; when a new
-        # run (a figure added later, a deleted raw log) needs it again it is
-        # loaded again, the same database by its id, and must not rerun every
-        # run already made from it
-        load_db=lambda w: ancient(load_db(w.scale, run_row(w).load)),
-        load_log=lambda w: ancient(f"{load_stem(w.scale, run_row(w).load)}.jsonl"),
+        load_db=lambda w: load_db(w.scale, run_row(w).load),
+        load_log=lambda w: f"{load_stem(w.scale, run_row(w).load)}.jsonl",
         peers=lambda w: _peers(w.scale, [run_row(w)]),
         key_lengths=lambda w: key_lengths_file(w.scale, run_row(w)),
     output:

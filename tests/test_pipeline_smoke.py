@@ -259,21 +259,6 @@ def test_deleting_one_raw_log_reruns_only_it_and_its_dependents(results):
         os.utime(victim, (victim.stat().st_mtime - 3600,) * 2)
 
 
-def test_a_run_whose_shared_load_is_gone_reloads_without_rerunning_the_others(results):
-    """Figure 9's repetitions share one load with Figure 12 and Table 2, deleted
-    after its last run: a new run of it loads again and runs alone."""
-    victim = results / "smoke" / "raw" / "bourbon" / "fig9" / "engine=wisckey+dataset=AR+workload=lookups" / "r1.jsonl"
-    saved = victim.read_bytes()
-    victim.unlink()
-    try:
-        r = snakemake(results, "smoke", "--dry-run")
-        counts = job_counts(r.stdout + r.stderr)
-        assert (counts.get("bench_load"), counts.get("bench_run")) == (1, 1), counts
-    finally:
-        victim.write_bytes(saved)
-        os.utime(victim, (victim.stat().st_mtime - 3600,) * 2)
-
-
 def test_select_runs_part_of_a_figure(results):
     r = snakemake(results, "baseline_point", "--dry-run", "--forceall",
                   config=["scale=smoke", "select=engine=leveldb dataset=uniform rep=0"])
