@@ -1,7 +1,7 @@
 """bourbon answers exactly like pristine leveldb in every learning mode and
 granularity (the `bourbon-dups` differential group: long duplicate runs,
 overwrites, deletes, absent keys, scans), and its model paths really served
-lookups in those runs. The full matrix is documented in engines/bourbon/README.md."""
+lookups and started scans in those runs. The full matrix is documented in engines/bourbon/README.md."""
 import json
 import subprocess
 import sys
@@ -29,7 +29,7 @@ def test_bourbon_group_agrees_and_uses_its_models(built, tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert "identical answers" in r.stdout
     logs = sorted(tmp_path.rglob("run*.jsonl"))
-    shares = {}
+    shares, seeks = {}, {}
     for log in logs:
         rec = engine_record(log)
         if "bourbon" not in rec:
@@ -39,8 +39,12 @@ def test_bourbon_group_agrees_and_uses_its_models(built, tmp_path):
         by_path = rec["bourbon"]["internal_lookups_by_path"]
         shares[label] = (by_path["file_model"] + by_path["level_model"]) / max(1, sum(by_path.values()))
         assert rec["bourbon"]["files_unlearnable"] == 0
+        if label.endswith("/file"):  # the stream's scans started in learned tables with their models
+            seeks[label] = rec["bourbon"]["model_seeks"]
+            assert rec["bourbon"]["table_iterators_by_path"]["file_model"] > 0, label
     assert set(shares) == {"offline/file", "always/file", "cba/file", "always/level"}
     assert all(s > 0.1 for s in shares.values()), shares
+    assert all(n > 0 for n in seeks.values()), seeks
 
 
 def load_then_run(tmp_path, *run_options):
@@ -100,3 +104,19 @@ def test_learn_at_open_has_every_table_learned_before_the_run(built, tmp_path):
     r, log = load_then_run(tmp_path / "never", "learning=never", "learn_at_open=true")
     assert log is None and r.returncode != 0
     assert "learn_at_open" in r.stderr and "never" in r.stderr, r.stderr
+
+
+def test_learned_table_iterator_answers_like_leveldbs(tmp_path):
+    """engines/bourbon/tests/model_iterator_test.cc, built against the
+    bourbon layers by LevelDB's upstream test harness: the model-seeking
+    table iterator against LevelDB's own on the same table files."""
+    tarball = "build/sources/leveldb-1.23.tar.gz"
+    r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default", tarball],
+                       cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
+    r = subprocess.run([sys.executable, "engines/leveldb-hooks/upstream_tests.py", "bourbon",
+                        "--tarball", tarball, "--work", str(tmp_path / "up"), "--format", "error_bound=8",
+                        "--tests", "model_iterator_test"],
+                       cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr[-3000:]
+    assert "model_iterator_test: 15 cases, 0 failed" in r.stdout

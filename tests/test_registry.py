@@ -78,6 +78,15 @@ def test_build_inputs_cover_everything_compiled_in():
     assert not any(f.startswith("engines/driver/tests/") for f in files)
 
 
+def test_an_engine_hashes_its_own_adapter_only():
+    """An edit to bourbon's adapter reruns bourbon's results, not leveldb's."""
+    adapters = lambda name: {p.name for p in registry.build_inputs(name) if p.name.endswith("_engine.cc")}
+    assert adapters("leveldb") == {"leveldb_engine.cc"}
+    assert adapters("bourbon") == {"bourbon_engine.cc"}
+    assert adapters("rocksdb-doblix") == {"rocksdb_engine.cc"}
+    assert REPO / "engines/driver/src/leveldb_engine.h" in registry.build_inputs("bourbon")
+
+
 def test_layers_are_build_inputs():
     layer = REPO / "engines" / "leveldb"  # the default layer: the variant's own folder
     variants = {"leveldb": registry.load_variants()["leveldb"]}

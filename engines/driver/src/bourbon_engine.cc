@@ -238,6 +238,10 @@ void BourbonEngine::AddStats(nlohmann::json* stats) {
       {"internal_lookups_by_path", {{"baseline", by_path[0]}, {"file_model", by_path[1]},
                                     {"level_model", by_path[2]}}},
       {"model_path_share", share},
+      // range queries: a learned table's iterator seeks with its model
+      {"table_iterators_by_path", {{"baseline", s.unlearned_table_iterators},
+                                   {"file_model", s.learned_table_iterators}}},
+      {"model_seeks", s.model_seeks},
       {"levels", levels},
       {"files", files}};
   (*stats)["hooks"] = hooks_.ToJson();

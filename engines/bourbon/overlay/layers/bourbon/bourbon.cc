@@ -14,8 +14,10 @@
 #include "db/filename.h"
 #include "db/version_edit.h"
 #include "layers/bourbon/file_layout.h"
+#include "layers/bourbon/model_iterator.h"
 #include "layers/bourbon/path_trace.h"
 #include "layers/hooks/lookup_trace.h"
+#include "leveldb/cache.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "lidx/key_map.h"
@@ -67,6 +69,12 @@ struct LevelModel {
   std::vector<uint64_t> numbers;
   std::vector<uint64_t> starts;  // numbers.size() + 1
   std::vector<std::unique_ptr<FileLayout>> layouts;
+};
+
+// Where range queries start, for the run log.
+struct ScanCounters {
+  std::atomic<uint64_t> table_iterators[2] = {};  // [unlearned, learned]
+  std::atomic<uint64_t> model_seeks{0};
 };
 
 namespace {
@@ -123,11 +131,28 @@ struct Saver {
 class Reader : public TableReader {
  public:
   Reader(TableReader* native, RandomAccessFile* file,
-         std::shared_ptr<FileState> state, const Comparator* ucmp)
-      : native_(native), file_(file), state_(std::move(state)), ucmp_(ucmp) {}
+         std::shared_ptr<FileState> state, const Comparator* ucmp,
+         Cache* block_cache, ScanCounters* scans)
+      : native_(native),
+        file_(file),
+        state_(std::move(state)),
+        ucmp_(ucmp),
+        block_cache_(block_cache),
+        cache_id_(block_cache ? block_cache->NewId() : 0),
+        scans_(scans) {}
 
+  // A learned table seeks with its model (§5.3); an unlearned one (or one
+  // learned after the iterator was made) with LevelDB's index.
   Iterator* NewIterator(const ReadOptions& options) const override {
-    return native_->NewIterator(options);
+    const FileModel* m = state_->model.load(std::memory_order_acquire);
+    scans_->table_iterators[m ? 1 : 0].fetch_add(1, std::memory_order_relaxed);
+    if (m == nullptr) return native_->NewIterator(options);
+    auto predict = [m](const Slice& user_key) {
+      return Predict(m->plr, m->layout->entries(), m->layout->key_length(),
+                     user_key);
+    };
+    return new ModelIterator(m->layout.get(), predict, file_, options,
+                             block_cache_, cache_id_, &scans_->model_seeks);
   }
   uint64_t ApproximateOffsetOf(const Slice& key) const override {
     return native_->ApproximateOffsetOf(key);
@@ -207,6 +232,9 @@ class Reader : public TableReader {
   RandomAccessFile* const file_;  // owned by the table cache
   const std::shared_ptr<FileState> state_;
   const Comparator* const ucmp_;
+  Cache* const block_cache_;
+  const uint64_t cache_id_;  // this reader's blocks in block_cache_
+  ScanCounters* const scans_;
 };
 
 double Mean(uint64_t ticks, uint64_t n) {
@@ -221,7 +249,8 @@ Bourbon::Bourbon(const Config& config, const Options& options,
       options_(options),
       dbname_(dbname),
       icmp_(options.comparator),
-      env_(options.env) {
+      env_(options.env),
+      scans_(new ScanCounters) {
   for (auto& g : level_generation_) g.store(0);
   start_us_ = env_->NowMicros();
   Calibrate();
@@ -303,7 +332,11 @@ void Bourbon::Detach() {
 TableFileBuilder* Bourbon::NewBuilder(const Options& options,
                                       WritableFile* file,
                                       const TableFileInfo&) const {
-  return NewNativeTableFileBuilder(options, file);
+  // One entry per restart point, so that a position is an offset
+  // (FileLayout): the format's own layout, whatever the DB was opened with.
+  Options layout = options;
+  layout.block_restart_interval = 1;
+  return NewNativeTableFileBuilder(layout, file);
 }
 
 std::shared_ptr<FileState> Bourbon::StateOf(uint64_t number) const {
@@ -347,7 +380,8 @@ Status Bourbon::Open(const Options& options, RandomAccessFile* file,
   }
   const InternalKeyComparator* icmp =
       static_cast<const InternalKeyComparator*>(options.comparator);
-  *reader = new Reader(native, file, std::move(state), icmp->user_comparator());
+  *reader = new Reader(native, file, std::move(state), icmp->user_comparator(),
+                       options.block_cache, scans_.get());
   return s;
 }
 
@@ -776,6 +810,9 @@ Snapshot Bourbon::Collect() {
   snap.queue_length = queue_.size();
   snap.learn_ms_total = learn_ns_total_ / 1e6;
   snap.queue_wait_ms_total = queue_wait_ns_total_ / 1e6;
+  snap.unlearned_table_iterators = scans_->table_iterators[0].load();
+  snap.learned_table_iterators = scans_->table_iterators[1].load();
+  snap.model_seeks = scans_->model_seeks.load();
   auto record = [&](const FileState& f, bool live) {
     FileRecord r{};
     r.number = f.number;

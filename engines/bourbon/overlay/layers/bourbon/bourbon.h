@@ -48,6 +48,7 @@ namespace bourbon {
 
 struct FileState;
 struct LevelModel;
+struct ScanCounters;
 
 // kOnOpen: each table is learned as it is opened, on the opening thread,
 // with no registry across tables: LevelDB's upstream tests run every
@@ -86,6 +87,9 @@ struct Snapshot {
   double t_wait_ms, calibration_ms, calibration_ns_per_key, train_ns_per_key;
   uint64_t learned, skipped, unlearnable, wasted, queue_length;
   double learn_ms_total, queue_wait_ms_total;
+  // Range queries: table iterators made on unlearned and learned tables
+  // (those seek with the model), and the seeks the models answered.
+  uint64_t unlearned_table_iterators, learned_table_iterators, model_seeks;
   std::vector<FileRecord> files;  // every table, live and deleted
   std::vector<LevelRecord> levels;
 };
@@ -151,6 +155,7 @@ class Bourbon : public TableFormat, public LsmHooks {
   const std::string dbname_;
   const InternalKeyComparator icmp_;
   Env* const env_;
+  const std::unique_ptr<ScanCounters> scans_;  // readers count into it
   // The DB's own table options (internal comparator and filter policy),
   // from the first TableFormat::Open.
   mutable std::atomic<const Options*> table_options_{nullptr};

@@ -20,22 +20,6 @@ namespace bourbon {
 
 namespace {
 
-// An entry that is its own restart point: shared == 0.
-bool ParseEntry(const char* p, const char* limit, Slice* key, Slice* value) {
-  uint32_t shared, non_shared, value_length;
-  if (limit - p < 3) return false;
-  if ((p = GetVarint32Ptr(p, limit, &shared)) == nullptr) return false;
-  if ((p = GetVarint32Ptr(p, limit, &non_shared)) == nullptr) return false;
-  if ((p = GetVarint32Ptr(p, limit, &value_length)) == nullptr) return false;
-  if (shared != 0 || static_cast<uint64_t>(limit - p) <
-                         uint64_t{non_shared} + value_length) {
-    return false;
-  }
-  *key = Slice(p, non_shared);
-  *value = Slice(p + non_shared, value_length);
-  return true;
-}
-
 Status ReadFilter(const Options& options, RandomAccessFile* file,
                   const Footer& footer, std::string* data) {
   ReadOptions ro;
@@ -63,6 +47,22 @@ Status ReadFilter(const Options& options, RandomAccessFile* file,
 }  // namespace
 
 FileLayout::~FileLayout() = default;
+
+bool FileLayout::ParseEntry(const char* p, const char* limit, Slice* key,
+                            Slice* value) {
+  uint32_t shared, non_shared, value_length;
+  if (limit - p < 3) return false;
+  if ((p = GetVarint32Ptr(p, limit, &shared)) == nullptr) return false;
+  if ((p = GetVarint32Ptr(p, limit, &non_shared)) == nullptr) return false;
+  if ((p = GetVarint32Ptr(p, limit, &value_length)) == nullptr) return false;
+  if (shared != 0 || static_cast<uint64_t>(limit - p) <
+                         uint64_t{non_shared} + value_length) {
+    return false;
+  }
+  *key = Slice(p, non_shared);
+  *value = Slice(p + non_shared, value_length);
+  return true;
+}
 
 Status FileLayout::Read(const Options& options, RandomAccessFile* file,
                         uint64_t file_size, std::vector<lidx::u128>* keys,

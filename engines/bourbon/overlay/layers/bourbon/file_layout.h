@@ -70,18 +70,26 @@ class FileLayout {
              const Slice& ikey, uint64_t lo, uint64_t hi, void* arg,
              HandleResult handle_result) const;
 
- private:
+  // The data blocks, for iterators that walk whole blocks (ModelIterator).
   struct BlockSpan {
     uint64_t offset;  // in the file
     uint32_t size;    // without the trailer
     uint64_t first;   // position of the block's first entry
   };
-
-  FileLayout() = default;
+  size_t num_blocks() const { return blocks_.size(); }
+  const BlockSpan& block(size_t b) const { return blocks_[b]; }
   size_t BlockOf(uint64_t pos) const;
   uint64_t BlockEnd(size_t b) const {  // one past its last position
     return b + 1 < blocks_.size() ? blocks_[b + 1].first : n_;
   }
+  const Comparator* comparator() const { return icmp_; }  // internal keys
+
+  // An entry that is its own restart point (shared == 0) in [p, limit).
+  static bool ParseEntry(const char* p, const char* limit, Slice* key,
+                         Slice* value);
+
+ private:
+  FileLayout() = default;
   // The file offsets of the entries at positions [a, c] of block b and the
   // end of the last one: (c - a + 2) values into *offsets.
   Status EntryOffsets(RandomAccessFile* file, size_t b, uint64_t a, uint64_t c,
