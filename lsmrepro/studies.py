@@ -11,7 +11,10 @@ encoding, settle mode, seed), shared by every run that starts from the same
 one: results/<scale>/loads/<load>. Its seed is the repetition's (seed + r),
 unless the scale shares loads between repetitions (`load_repetitions` L of
 counts.figures: repetition r then starts from the load of repetition r mod L,
-while its own seed still draws its request stream).
+while its own seed still draws its request stream). Keys a workload inserts
+are held out of its load: as many as the study's most insert-heavy workload
+of as many operations inserts, drawn with the load's seed, so every mix of a
+dataset (and every repetition sharing a load) starts from one database.
 
     python -m lsmrepro.studies check            validate every spec
     python -m lsmrepro.studies runs --scale smoke [--select "engine=leveldb rep=0"]
@@ -153,6 +156,10 @@ def _check_figure(study, fig_id, fig, path):
     for dim in DIMENSIONS:
         for v in _listed(fig.get(dim, DIMENSIONS[dim])):
             _token(v, path, f"{where}.{dim}")
+    lengths = {dim: len(fig[dim]) if isinstance(fig.get(dim), list) else None for dim in fig.get("paired", [])}
+    if None in lengths.values() or len(set(lengths.values())) > 1:
+        raise InputError(path, f"{where}.paired", "dimensions given as lists of one length expected, got "
+                                                  + ", ".join(f"{d}: {n or 'not a list'}" for d, n in lengths.items()))
 
 
 @lru_cache(maxsize=None)
@@ -272,6 +279,17 @@ def _workload_args(w, ops):
     return ["--workload", "ycsb", "--spec", spec, *[a for p in props for a in ("-p", p)], "--ops", str(ops)]
 
 
+def _dimension_points(fig):
+    """Every combination of a figure's dimensions: a grid, except that the
+    dimensions in `paired` advance together (their i-th values)."""
+    paired = fig.get("paired", [])
+    free = [d for d in DIMENSIONS if d not in paired]
+    zipped = list(zip(*(fig[d] for d in paired))) if paired else [()]
+    return [{**dict(zip(free, values)), **dict(zip(paired, z))}
+            for values in itertools.product(*(_listed(fig.get(d, DIMENSIONS[d])) for d in free))
+            for z in zipped]
+
+
 def _point_rows(study, fig_id, fig, cnt):
     """One dict per point of the grid (repetitions not yet expanded)."""
     datasets = fig["datasets"]
@@ -289,8 +307,7 @@ def _point_rows(study, fig_id, fig, cnt):
             chosen = dict(zip(grid, (_token(v, "", "") for v in combo)))
             for label, dataset in labels.items():
                 for wname, w in fig["workloads"].items():
-                    for dims in itertools.product(*(_listed(fig.get(d, DIMENSIONS[d])) for d in DIMENSIONS)):
-                        dim = dict(zip(DIMENSIONS, dims))
+                    for dim in _dimension_points(fig):
                         parts = [("engine", engine), *chosen.items(), ("dataset", label), ("workload", wname)]
                         parts += [(ID_NAMES.get(d, d), dim[d]) for d in varying]
                         options = {**{k: str(v) for k, v in fixed.items()}, **chosen}
@@ -315,31 +332,51 @@ def _load_id(row):
              ("order", row["load_order"]), ("value", row["value_bytes"]), ("key", row["key_encoding"]),
              ("settle", row["settle"]), ("seed", row["load_seed"])]
     w = row["workload_spec"]
-    if _shapes_load(w):
-        digest = hashlib.sha256(json.dumps(_workload_args(w, row["ops"])).encode()).hexdigest()[:10]
-        parts.append(("ycsb", digest))
+    if row["holdout_share"]:
+        order = _holdout_group(row)[2]
+        parts.append(("holdout", f"{row['holdout_share']:g}x{row['ops']}{'-ordered' if order == 'ordered' else ''}"))
+    # YCSB's own field sizes replace value_bytes. Any other workload's load
+    # writes every key with value_bytes-byte values, the same database as a
+    # point workload's, so they share one load.
+    if fields := {k: v for k, v in sorted(w.get("properties", {}).items()) if k in ("fieldcount", "fieldlength")}:
+        parts.append(("fields", hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:10]))
     return _bounded(ID_SEP.join(f"{k}={v}" for k, v in parts))
 
 
-def _shapes_load(w):
-    """Whether a workload changes what its load writes: inserts hold keys
-    out of the load, and YCSB's own field sizes replace value_bytes. Any
-    other workload's load writes every key with value_bytes-byte values, the
-    same database as a point workload's, so they share one load."""
-    return bool({"fieldcount", "fieldlength"} & set(w.get("properties", {}))) or _holds_out_keys(w)
+def _ycsb_property(w, name, default):
+    """A YCSB workload's property: its own override, else its spec file's."""
+    if name in w.get("properties", {}):
+        return w["properties"][name]
+    return _ycsb_properties(ycsb_spec_file(w["spec"])).get(name, default)
 
 
-def _holds_out_keys(w):
-    """Whether a workload inserts keys held out of its load. lsmbench draws
-    them with the run's seed, so such a run's load is its own seed's: it
-    cannot start from a load another repetition shares."""
+def _insert_share(w):
+    """The share of a workload's operations that insert keys held out of its load."""
     if w["kind"] in ("point", "range"):
-        return False
+        return 0.0
     if w["kind"] == "inserts":
-        return True
-    props = dict(w.get("properties", {}))
-    spec = _ycsb_properties(ycsb_spec_file(w["spec"]))
-    return float(props.get("insertproportion", spec.get("insertproportion", 0))) > 0
+        return 1.0
+    return float(_ycsb_property(w, "insertproportion", 0))
+
+
+def _holdout_shares(points):
+    """(study, ops, insertorder) -> the largest insert share of those points:
+    a load holds out as many keys as the most insert-heavy workload of its
+    study that runs as many operations inserts, so a read-heavy and a
+    write-only mix of one dataset start from one load (lsmbench
+    --holdout-share; the load's seed draws the sample, --holdout-seed)."""
+    shares = {}
+    for p in points:
+        if share := _insert_share(p["workload_spec"]):
+            key = _holdout_group(p)
+            shares[key] = max(shares.get(key, 0.0), share)
+    return shares
+
+
+def _holdout_group(p):
+    w = p["workload_spec"]
+    order = "hashed" if w["kind"] == "inserts" else _ycsb_property(w, "insertorder", "hashed")
+    return p["study"], p["ops"], order
 
 
 @lru_cache(maxsize=None)
@@ -363,9 +400,11 @@ def runs(scale_cfg, study=None, figure=None, select=None):
     one row per (study, figure, point, rep), with the lsmbench arguments of
     its load (`load_args`) and of its run (`run_args`). `select` keeps the
     runs whose columns equal every given value ("engine=leveldb rep=0")."""
-    rows = []
+    figures_points = []
     for s, fig_id, fig in all_figures():
-        if (study and s != study) or (figure and fig_id != figure) or "engines" not in fig:
+        # Every figure of a study sizes its loads' held-out keys, so `figure`
+        # narrows what is returned, not what is computed.
+        if (study and s != study) or "engines" not in fig:
             continue
         cnt = counts(scale_cfg, s, fig_id, fig)
         shared = load_repetitions(scale_cfg, s, fig_id, cnt["repetitions"])
@@ -374,14 +413,21 @@ def runs(scale_cfg, study=None, figure=None, select=None):
         if keep:
             frame = pd.DataFrame(points)
             points = [p for p, ok in zip(points, _selection(frame, keep, f"counts.figures.{s}/{fig_id}.select")) if ok]
+        figures_points.append((fig_id, cnt, shared, points))
+    holdout = _holdout_shares(p for *_, points in figures_points for p in points)
+    rows = []
+    for fig_id, cnt, shared, points in figures_points:
+        if figure and fig_id != figure:
+            continue
         for row in points:
-            own = _holds_out_keys(row["workload_spec"])
+            share = holdout.get(_holdout_group(row)) if _insert_share(row["workload_spec"]) else None
             for rep in range(cnt["repetitions"]):
                 # The run's seed draws its request stream; the load's seed
-                # orders the load, shared by repetitions r, r + L, ... when
-                # the scale shares loads (load_repetitions L).
-                load_rep = rep if own else rep % shared
-                r = dict(row, rep=rep, seed=row["seed"] + rep, load_seed=row["seed"] + load_rep)
+                # orders the load and draws its held-out keys, shared by
+                # repetitions r, r + L, ... when the scale shares loads
+                # (load_repetitions L).
+                r = dict(row, rep=rep, seed=row["seed"] + rep, load_seed=row["seed"] + rep % shared,
+                         holdout_share=share)
                 r["load"] = _load_id(r)
                 r["load_args"] = _lsmbench_args(r, "load")
                 r["run_args"] = _lsmbench_args(r, "run")
@@ -427,6 +473,8 @@ def _lsmbench_args(row, phase):
             "--seed", str(seed), "--settle", row["settle"]]
     w = row["workload_spec"]
     args += _workload_args(w, row["ops"])
+    if row["holdout_share"]:
+        args += ["--holdout-share", f"{row['holdout_share']:g}", "--holdout-seed", str(row["load_seed"])]
     if w["kind"] == "point":
         args += ["--value-bytes", str(row["value_bytes"])]
     elif not {"fieldcount", "fieldlength"} & set(w.get("properties", {})):

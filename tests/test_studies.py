@@ -47,15 +47,49 @@ def test_shared_load_repetitions_start_from_one_load_with_their_own_streams():
     assert own.groupby("point")["load"].nunique().eq(4).all() and (own["seed"] == own["load_seed"]).all()
 
 
-def test_runs_inserting_held_out_keys_keep_a_load_per_repetition():
-    """lsmbench draws the keys YCSB D/E insert with the run's seed, out of
-    the load: such a run cannot share another repetition's load."""
+def test_runs_inserting_held_out_keys_share_a_load_drawn_with_its_seed():
+    """The keys YCSB D inserts are held out of the load by the load's seed
+    (--holdout-seed, given to both phases): repetitions share that load."""
     scale = {"counts": {"figures": {"bourbon/fig16": {"repetitions": 3, "load_repetitions": 1}}}}
     runs = studies.runs(scale, "bourbon", "fig16")
     loads = runs.groupby("workload")["load"].nunique() / runs.groupby("workload")["engine"].nunique()
-    assert loads.to_dict() == {"A": 1, "B": 1, "D": 3, "F": 1}
+    assert loads.to_dict() == {"A": 1, "B": 1, "D": 1, "F": 1}
     d = runs[runs["workload"] == "D"]
-    assert (d["seed"] == d["load_seed"]).all()
+    assert list(d["seed"]) != list(d["load_seed"])
+    for r in d.itertuples():
+        for args in (r.load_args, r.run_args):
+            assert args[args.index("--holdout-seed") + 1] == str(r.load_seed)
+    a = runs[runs["workload"] == "A"]
+    assert not set(a["load"]) & set(d["load"])
+    assert "--holdout-share" not in a["run_args"].iloc[0]
+
+
+def test_inserting_mixes_of_a_dataset_start_from_one_load():
+    """Every inserting mix of a study with as many operations holds out what
+    the most insert-heavy one inserts: DobLIX's read-heavy, balanced and
+    write-heavy mixes of a dataset share a load; read-only keeps every key."""
+    runs = studies.runs(config.load_scale("local"), "doblix")
+    fig9 = runs[runs["figure"] == "fig9"]
+    for _, one in fig9.groupby(["engine", "table", "dataset"]):
+        by_mix = one.groupby("workload")["load"].unique().apply(list).to_dict()
+        assert by_mix["read_heavy"] == by_mix["balanced"] == by_mix["write_heavy"]
+        assert len(by_mix["write_heavy"]) == 1 and by_mix["read_only"] != by_mix["write_heavy"]
+    heavy = fig9[fig9["workload"] == "read_heavy"].iloc[0]
+    assert heavy.run_args[heavy.run_args.index("--holdout-share") + 1] == "1"
+    # fig11's read-heavy runs (same operations) start from fig9's loads
+    assert set(runs[runs["figure"] == "fig11"]["load"]) <= set(fig9["load"])
+    # fig15 runs more operations: its own holdout, sized for its 10% inserts
+    agent = runs[runs["figure"] == "fig15"].iloc[0]
+    assert agent.load_args[agent.load_args.index("--holdout-share") + 1] == "0.1"
+
+
+def test_paired_dimensions_advance_together(tmp_path):
+    runs = studies.runs(config.load_scale("local"), "doblix", "fig13c")
+    pairs = set(zip(runs["key_encoding"], runs["value_bytes"]))
+    assert pairs == {("be64_pad27", 127), ("be64_pad48", 43), ("be64_pad10", 47)}
+    fig = {"paired": ["key_encoding", "value_bytes"], "key_encoding": ["be64", "be64_pad16"], "value_bytes": 64}
+    with pytest.raises(InputError, match="paired"):
+        studies._check_figure("doblix", "fig13c", fig, tmp_path / "experiments.yaml")
 
 
 def _local_pairs(claim, runs):

@@ -94,6 +94,7 @@ int main(int argc, char** argv) {
   uint64_t ops_count = 100000, seed = 1, settle_every = 0;
   size_t value_bytes = 64;
   double negative_share = 0.0;
+  Holdout holdout;
   std::vector<std::string> engine_opts, meta_items, attach_items, ycsb_props;
   bool list_options = false, keep_db = false, evict_before_run = false;
   app.add_option("--db", db_dir, "database directory (emptied first)");
@@ -110,6 +111,13 @@ int main(int argc, char** argv) {
                  "--workload diff: flush and settle every N ops (default: 4 times per run)");
   app.add_option("--spec", ycsb_spec, "YCSB workload property file (--workload ycsb)");
   app.add_option("-p", ycsb_props, "YCSB property override key=value (repeatable)");
+  app.add_option("--holdout-share", holdout.share,
+                 "--workload ycsb: hold out of the load the keys a workload with this "
+                 "insertproportion inserts in --ops operations (default: this workload's own)")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--holdout-seed", holdout.seed,
+                 "--workload ycsb: seed of the held-out sample (default: --seed); a load and "
+                 "every run that starts from it pass the same");
   app.add_option("--key-encoding", key_encoding,
                  "be64, be64_padN, decimalN, decimal_var or ycsb_user (src/key_codec.h)");
   app.add_option("--key-lengths", key_lengths,
@@ -200,8 +208,10 @@ int main(int argc, char** argv) {
       return Fail("--workload ycsb: value size comes from fieldcount x fieldlength and "
                   "reads from the workload; drop --value-bytes / --negative-share");
     }
+    holdout.seeded = app.count("--holdout-seed") > 0;
     YcsbStream stream;
-    if (!MakeYcsbStream(spec.keys, ycsb_spec, ycsb_props, ops_count, seed, &stream, &err)) {
+    if (!MakeYcsbStream(spec.keys, ycsb_spec, ycsb_props, ops_count, seed, holdout, &stream,
+                        &err)) {
       return Fail(err);
     }
     spec.keys = std::move(stream.load_keys);
@@ -210,6 +220,9 @@ int main(int argc, char** argv) {
     ycsb_info = std::move(stream.info);
   } else {
     if (!ycsb_spec.empty() || !ycsb_props.empty()) return Fail("--spec and -p need --workload ycsb");
+    if (app.count("--holdout-share") || app.count("--holdout-seed")) {
+      return Fail("--holdout-share and --holdout-seed need --workload ycsb");
+    }
     if (workload == "diff") {
       if (app.count("--negative-share")) return Fail("--workload diff: drop --negative-share");
       spec.ops = DiffStream(spec.keys, ops_count, seed);

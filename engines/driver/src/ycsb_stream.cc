@@ -10,7 +10,7 @@ namespace lsmbench {
 
 bool MakeYcsbStream(const std::vector<uint64_t>& keys, const std::string& spec_path,
                     const std::vector<std::string>& overrides, uint64_t ops, uint64_t seed,
-                    YcsbStream* out, std::string* err) {
+                    const Holdout& holdout, YcsbStream* out, std::string* err) {
   ycsb::Properties p;
   if (!p.LoadFile(spec_path, err)) return false;
   for (const std::string& o : overrides) {
@@ -24,7 +24,14 @@ bool MakeYcsbStream(const std::vector<uint64_t>& keys, const std::string& spec_p
 
   // Hold out enough keys for the inserts YCSB will ask for: the expected
   // count plus six standard deviations of the binomial draw.
-  double share = p.GetDouble("insertproportion", 0.0);
+  double own_share = p.GetDouble("insertproportion", 0.0);
+  double share = holdout.share < 0 ? own_share : holdout.share;
+  if (own_share > share) {
+    *err = spec_path + ": insertproportion " + std::to_string(own_share) +
+           " exceeds --holdout-share " + std::to_string(share) +
+           " (the load holds out too few keys for this workload's inserts)";
+    return false;
+  }
   double expected = share * ops;
   uint64_t held = share > 0 ? static_cast<uint64_t>(
                                   expected + 6 * std::sqrt(expected * (1 - share)) + 16)
@@ -44,7 +51,7 @@ bool MakeYcsbStream(const std::vector<uint64_t>& keys, const std::string& spec_p
   } else {
     std::vector<uint64_t> idx(keys.size());
     for (size_t i = 0; i < idx.size(); i++) idx[i] = i;
-    Rng rng(seed ^ 0x686f6c64ull);
+    Rng rng((holdout.seeded ? holdout.seed : seed) ^ 0x686f6c64ull);
     for (uint64_t i = 0; i < held; i++) std::swap(idx[i], idx[i + rng.Uniform(idx.size() - i)]);
     for (uint64_t i = 0; i < held; i++) insert_keys.push_back(keys[idx[i]]);
     std::vector<char> taken(keys.size(), 0);
@@ -111,6 +118,8 @@ bool MakeYcsbStream(const std::vector<uint64_t>& keys, const std::string& spec_p
   out->info = {{"spec", spec_path},
                {"properties", props},
                {"held_out_for_inserts", insert_keys.size()},
+               {"holdout_share", share},
+               {"holdout_seed", holdout.seeded ? holdout.seed : seed},
                {"insertorder", ordered ? "ordered" : "hashed"}};
   return true;
 }

@@ -33,7 +33,7 @@ TEST(YcsbStream, WorkloadAMixesReadsAndUpdatesOverLoadedKeys) {
   auto keys = Keys(10000);
   YcsbStream s;
   std::string err;
-  ASSERT_TRUE(MakeYcsbStream(keys, Spec("workloada"), {}, 20000, 42, &s, &err)) << err;
+  ASSERT_TRUE(MakeYcsbStream(keys, Spec("workloada"), {}, 20000, 42, Holdout{}, &s, &err)) << err;
   EXPECT_EQ(s.load_keys, keys);  // no inserts: nothing held out
   std::map<OpType, int> n;
   for (const Op& op : s.ops) {
@@ -44,7 +44,7 @@ TEST(YcsbStream, WorkloadAMixesReadsAndUpdatesOverLoadedKeys) {
   EXPECT_NEAR(n[OpType::kUpdate] / 20000.0, 0.5, 0.02);
   EXPECT_EQ(s.value_bytes, 1000u);  // YCSB's 10 fields x 100 bytes
   YcsbStream again;
-  ASSERT_TRUE(MakeYcsbStream(keys, Spec("workloada"), {}, 20000, 42, &again, &err));
+  ASSERT_TRUE(MakeYcsbStream(keys, Spec("workloada"), {}, 20000, 42, Holdout{}, &again, &err));
   for (size_t i = 0; i < s.ops.size(); i++) ASSERT_EQ(s.ops[i].key, again.ops[i].key);
 }
 
@@ -54,7 +54,7 @@ TEST(YcsbStream, InsertsUseHeldOutKeysOnly) {
     YcsbStream s;
     std::string err;
     ASSERT_TRUE(MakeYcsbStream(keys, Spec("workloadd"), {std::string("insertorder=") + order},
-                               5000, 7, &s, &err))
+                               5000, 7, Holdout{}, &s, &err))
         << err;
     std::set<uint64_t> loaded(s.load_keys.begin(), s.load_keys.end());
     std::set<uint64_t> inserted;
@@ -78,13 +78,60 @@ TEST(YcsbStream, InsertsUseHeldOutKeysOnly) {
   }
 }
 
+// Every mix of a study starts from one load: with one Holdout, a read-heavy
+// and a write-only workload load the same keys and insert only keys it lacks,
+// whatever their own seeds; a workload inserting more than the holdout was
+// sized for is refused.
+TEST(YcsbStream, OneHoldoutGivesEveryMixTheSameLoad) {
+  auto keys = Keys(20000);
+  const std::vector<std::string> read_heavy = {"updateproportion=0", "insertproportion=0.1"};
+  const std::vector<std::string> write_only = {"updateproportion=0", "insertproportion=1"};
+  Holdout holdout;
+  holdout.share = 1.0;
+  holdout.seed = 11;
+  holdout.seeded = true;
+  std::string err;
+  YcsbStream heavy, only;
+  ASSERT_TRUE(MakeYcsbStream(keys, Spec("doblix_read_heavy"), read_heavy, 4000, 1, holdout,
+                             &heavy, &err))
+      << err;
+  ASSERT_TRUE(MakeYcsbStream(keys, Spec("doblix_write_only"), write_only, 4000, 2, holdout,
+                             &only, &err))
+      << err;
+  EXPECT_EQ(heavy.load_keys, only.load_keys);
+  EXPECT_GE(keys.size() - heavy.load_keys.size(), 4000u);  // sized for the write-only mix
+  for (const YcsbStream* s : {&heavy, &only}) {
+    std::set<uint64_t> inserted;
+    for (const Op& op : s->ops) {
+      if (op.type != OpType::kInsert) continue;
+      EXPECT_FALSE(std::binary_search(s->load_keys.begin(), s->load_keys.end(), op.key));
+      EXPECT_TRUE(inserted.insert(op.key).second);  // each held-out key inserted once
+    }
+    EXPECT_GT(inserted.size(), 300u);
+  }
+  // Another holdout seed holds out other keys: the seed is the load's.
+  holdout.seed = 12;
+  YcsbStream other;
+  ASSERT_TRUE(MakeYcsbStream(keys, Spec("doblix_write_only"), write_only, 4000, 2, holdout,
+                             &other, &err));
+  EXPECT_NE(other.load_keys, only.load_keys);
+
+  holdout.share = 0.05;
+  EXPECT_FALSE(MakeYcsbStream(keys, Spec("doblix_read_heavy"), read_heavy, 4000, 1, holdout,
+                              &heavy, &err));
+  EXPECT_THAT(err, ::testing::HasSubstr("--holdout-share"));
+}
+
 TEST(YcsbStream, RecordAndOperationCountsAreNotUserSettable) {
   YcsbStream s;
   std::string err;
-  EXPECT_FALSE(MakeYcsbStream(Keys(100), Spec("workloada"), {"recordcount=5"}, 10, 1, &s, &err));
+  EXPECT_FALSE(
+      MakeYcsbStream(Keys(100), Spec("workloada"), {"recordcount=5"}, 10, 1, Holdout{}, &s, &err));
   EXPECT_THAT(err, ::testing::HasSubstr("recordcount"));
-  EXPECT_FALSE(MakeYcsbStream(Keys(100), Spec("workloada"), {"readproportion=lots"}, 10, 1, &s, &err));
-  EXPECT_FALSE(MakeYcsbStream(Keys(100), Spec("no_such_workload"), {}, 10, 1, &s, &err));
+  EXPECT_FALSE(MakeYcsbStream(Keys(100), Spec("workloada"), {"readproportion=lots"}, 10, 1,
+                              Holdout{}, &s, &err));
+  EXPECT_FALSE(
+      MakeYcsbStream(Keys(100), Spec("no_such_workload"), {}, 10, 1, Holdout{}, &s, &err));
 }
 
 TEST(YcsbStream, CorrectEngineHasNoWrongAnswersUnderEveryCoreWorkload) {
@@ -92,7 +139,9 @@ TEST(YcsbStream, CorrectEngineHasNoWrongAnswersUnderEveryCoreWorkload) {
     RunSpec spec;
     YcsbStream s;
     std::string err;
-    ASSERT_TRUE(MakeYcsbStream(Keys(3000), Spec(w), {"fieldlength=10"}, 3000, 5, &s, &err)) << err;
+    ASSERT_TRUE(
+        MakeYcsbStream(Keys(3000), Spec(w), {"fieldlength=10"}, 3000, 5, Holdout{}, &s, &err))
+        << err;
     spec.keys = s.load_keys;
     spec.ops = s.ops;
     spec.value_bytes = s.value_bytes;
