@@ -1,10 +1,13 @@
-"""Raw run logs -> one tidy CSV per study: a row per (run, metric), each
-with the place it was read from (`log:line` of lsmbench's log, or
-`report#field` of the cgroup runner's report), so every number in a figure,
-table or verdict traces back to a raw file. A pure function of those files.
+"""Raw run logs -> one tidy CSV per experiment (figure): a row per (run,
+metric), each with the place it was read from (`log:line` of lsmbench's log,
+or `report#field` of the cgroup runner's report), so every number in a
+figure, table or verdict traces back to a raw file. A pure function of those
+files. A study's table is its experiments' tables joined (`--concat`).
 
-    python -m lsmrepro.aggregate --out results/local/tidy/baseline.csv \
+    python -m lsmrepro.aggregate --out results/local/tidy/baseline/point.csv \
         RUN.jsonl [RUN.limits.json] ...
+    python -m lsmrepro.aggregate --concat --out results/local/tidy/baseline.csv \
+        results/local/tidy/baseline/point.csv ...
 """
 import argparse
 import csv
@@ -292,13 +295,34 @@ def aggregate(paths, out):
     return rows
 
 
+def concat(tables, out):
+    """Tidy tables (of a study's experiments) -> one, every factor column of
+    any of them kept (blank where a table has none), values as written."""
+    header, rows = list(COLUMNS), []
+    for path in tables:
+        with open(path, newline="") as f:
+            reader = csv.DictReader(f)
+            if reader.fieldnames is None or reader.fieldnames[:len(COLUMNS)] != COLUMNS:
+                raise InputError(path, "header", f"a tidy table expected (columns {', '.join(COLUMNS)}, then factors)")
+            header += [c for c in reader.fieldnames if c not in header]
+            rows += list(reader)
+    header = COLUMNS + sorted(header[len(COLUMNS):])
+    with atomic_path(out) as tmp:
+        with open(tmp, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=header, restval="")
+            w.writeheader()
+            w.writerows(rows)
+    return rows
+
+
 @cli
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
-    ap.add_argument("files", nargs="*", help="run logs and their runner reports (none: a study whose figures need no runs)")
+    ap.add_argument("--concat", action="store_true", help="the files are tidy tables: join them")
+    ap.add_argument("files", nargs="*", help="run logs and their runner reports (none: an experiment without runs)")
     args = ap.parse_args(argv)
-    rows = aggregate(args.files, args.out)
+    rows = (concat if args.concat else aggregate)(args.files, args.out)
     print(f"aggregate: {len(args.files)} files, {len(rows)} rows -> {args.out}", file=sys.stderr)
 
 

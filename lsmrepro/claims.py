@@ -22,6 +22,7 @@ Kinds (paper/README.md has an example of each):
 
     python -m lsmrepro.claims --study baseline --tidy results/local/tidy/baseline.csv \\
         --out-csv ... --out-md ...
+    python -m lsmrepro.claims --study bourbon --figure fig12 --tidy results/local/tidy/bourbon/fig12.csv ...
 """
 import argparse
 import math
@@ -281,11 +282,30 @@ def evaluate(claim, tidy):
     return out
 
 
-def check(study, tidy, claims):
+SELECTORS = ("where", "numerator", "denominator", "part", "whole")
+
+
+def experiments(claim):
+    """The experiments (figures with runs) whose tidy rows a claim reads: the
+    ones its selectors name, else its figure and the figures that one uses."""
+    named = set()
+    for key in SELECTORS:
+        selector = claim["measure"].get(key)
+        if selector is None:
+            continue
+        if "experiment" not in selector:
+            return set(studies.figure_experiments(claim["study"], claim["figure"]))
+        wanted = selector["experiment"]
+        named |= set(wanted if isinstance(wanted, list) else [wanted])
+    return named
+
+
+def check(study, tidy, claims, figure=None):
+    """The verdicts of a study's claims (of one figure's, if given)."""
     rows = []
     paper = studies.registry().get(study, {}).get("paper", "")
     for claim in claims:
-        if claim["study"] != study:
+        if claim["study"] != study or figure not in (None, claim["figure"]):
             continue
         r = evaluate(claim, tidy)
         spec = studies.figures(study).get(claim["figure"], {}) if studies.spec_path(study).is_file() else {}
@@ -330,14 +350,15 @@ def to_markdown(verdicts):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--study", required=True)
-    ap.add_argument("--tidy", required=True)
+    ap.add_argument("--figure", help="only this figure's claims")
+    ap.add_argument("--tidy", nargs="+", required=True, help="the tidy table(s): the study's, or the experiments' the claims read")
     ap.add_argument("--claims", default=str(CLAIMS))
     ap.add_argument("--out-csv", required=True)
     ap.add_argument("--out-md", required=True)
     ap.add_argument("--scale", help="the scale, whose claims_without_data explain a 'no data' verdict")
     args = ap.parse_args(argv)
     from paper.plotting import read_tidy
-    verdicts = check(args.study, read_tidy(args.tidy), load_claims(args.claims))
+    verdicts = check(args.study, read_tidy(args.tidy), load_claims(args.claims), args.figure)
     if args.scale:
         from lsmrepro.config import load_scale
         reasons = load_scale(args.scale).get("claims_without_data", {})

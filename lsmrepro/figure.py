@@ -11,7 +11,7 @@ the error, and an `error:` line naming the figure (so does a figure whose runs
 come from more than one machine fingerprint: they are never averaged): the other figures, and the
 report, are still made.
 
-    python -m lsmrepro.figure --study baseline --figure point --tidy results/smoke/tidy/baseline.csv \\
+    python -m lsmrepro.figure --study baseline --figure point --tidy results/smoke/tidy/baseline/point.csv \\
         --out-pdf ... --out-png ... --out-csv ... --out-md ...
 """
 import argparse
@@ -72,7 +72,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--study", required=True)
     ap.add_argument("--figure", required=True)
-    ap.add_argument("--tidy", required=True)
+    ap.add_argument("--tidy", nargs="*", default=[], help="the tidy tables of the figure's experiments (none: a figure without runs)")
     ap.add_argument("--datasets", nargs="*", default=[], help="files of the figure's datasets, in spec order")
     ap.add_argument("--fingerprint", help="the machine's hardware fingerprint (JSON), given to the figure as spec['fingerprint']")
     for name in ("pdf", "png", "csv", "md"):

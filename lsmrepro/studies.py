@@ -200,6 +200,18 @@ def figure_datasets(study, figure):
     return list(d.values()) if isinstance(d, dict) else list(d)
 
 
+def study_experiments(study):
+    """A study's experiments: its figures with runs."""
+    return [f for f, fig in figures(study).items() if "engines" in fig]
+
+
+def figure_experiments(study, figure):
+    """The experiments (figures with runs) whose tidy rows a figure reads:
+    its own, if it has runs, and those it `uses`."""
+    specs = figures(study)
+    return [f for f in [figure, *specs[figure].get("uses", [])] if "engines" in specs[f]]
+
+
 def ycsb_spec_file(name):
     """workloads/ycsb/<name>, or the file of a mix named in the catalogue."""
     mixes = _datasets().get("mixes", {})

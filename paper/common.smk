@@ -1,9 +1,11 @@
 # Functions of the paper rules (paper/paper.smk): every study's runs come from
 # its paper/<study>/experiments.yaml through lsmrepro/studies.py; nothing
 # here is specific to one study or figure.
+from lsmrepro import claims as lsm_claims
 from lsmrepro import studies as lsm_studies
 
 try:
+    CLAIMS = lsm_claims.load_claims()
     STUDIES = lsm_studies.studies_with_specs()
     STUDY_FIGURES = [(s, f) for s, f, _ in lsm_studies.all_figures()]
     # Every run of every figure per scale; `select` narrows what targets ask for.
@@ -66,6 +68,27 @@ def study_logs(scale, study=None):
 def figure_products(scale, study, figure):
     return [f"{RESULTS}/{scale}/figures/{study}/{figure}.{ext}" for ext in ("pdf", "png")] + \
            [f"{RESULTS}/{scale}/tables/{study}/{figure}.{ext}" for ext in ("csv", "md")]
+
+
+def experiment_tidy(scale, study, figure):
+    return f"{RESULTS}/{scale}/tidy/{study}/{figure}.csv"
+
+
+def figure_tidy(scale, study, figure):
+    """The tidy tables a figure reads: its experiment's and its `uses`'."""
+    return [experiment_tidy(scale, study, e) for e in lsm_studies.figure_experiments(study, figure)]
+
+
+def claimed_experiments(study, figure):
+    """The experiments a figure's claims read (none: it has no claims)."""
+    return sorted(set().union(*(lsm_claims.experiments(c) for c in CLAIMS
+                                if c["study"] == study and c["figure"] == figure)))
+
+
+def figure_claims_products(scale, study, figure):
+    if not any(c["study"] == study and c["figure"] == figure for c in CLAIMS):
+        return []
+    return [f"{RESULTS}/{scale}/claims/{study}/{figure}.{ext}" for ext in ("csv", "md")]
 
 
 def claims_products(scale, study):

@@ -114,10 +114,28 @@ rule bench_run:
         " --meta load={params.load} 2> {log}"
 
 
-# One tidy table per study: a row per (run, metric), each with its source.
+# One tidy table per experiment (a figure with runs): a row per (run,
+# metric), each with its source. A figure reads its own and its `uses`', so
+# a figure target runs only what it draws.
+rule experiment_tidy:
+    input:
+        lambda w: run_raw(w.scale, figure_runs(w.scale, w.study, w.figure)),
+    output:
+        f"{RESULTS}/{{scale}}/tidy/{{study}}/{{figure}}.csv",
+    params:
+        py=PY,
+    conda:
+        CONDA_ENV
+    log:
+        f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_tidy.log",
+    shell:
+        "{params.py} lsmrepro.aggregate --out {output} {input} 2> {log}"
+
+
+# The study's table: its experiments' joined.
 rule study_tidy:
     input:
-        lambda w: run_raw(w.scale, figure_runs(w.scale, w.study)),
+        lambda w: [experiment_tidy(w.scale, w.study, f) for f in lsm_studies.study_experiments(w.study)],
     output:
         f"{RESULTS}/{{scale}}/tidy/{{study}}.csv",
     params:
@@ -127,13 +145,13 @@ rule study_tidy:
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/tidy.log",
     shell:
-        "{params.py} lsmrepro.aggregate --out {output} {input} 2> {log}"
+        "{params.py} lsmrepro.aggregate --concat --out {output} {input} 2> {log}"
 
 
-# Any figure: paper/<study>/<figure>.py applied to the study's tidy data.
+# Any figure: paper/<study>/<figure>.py applied to its experiments' tidy rows.
 rule study_figure:
     input:
-        tidy=f"{RESULTS}/{{scale}}/tidy/{{study}}.csv",
+        tidy=lambda w: figure_tidy(w.scale, w.study, w.figure),
         spec="paper/{study}/experiments.yaml",
         code="paper/{study}/{figure}.py",
         style="paper/plotting.py",
@@ -178,6 +196,26 @@ rule study_claims:
         " --scale {wildcards.scale} --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
 
+# A figure's own claims, from the experiments they read: a figure target
+# checks them without running the rest of its study.
+rule figure_claims:
+    input:
+        tidy=lambda w: [experiment_tidy(w.scale, w.study, e) for e in claimed_experiments(w.study, w.figure)],
+        claims="paper/claims.yaml",
+    output:
+        csv=f"{RESULTS}/{{scale}}/claims/{{study}}/{{figure}}.csv",
+        md=f"{RESULTS}/{{scale}}/claims/{{study}}/{{figure}}.md",
+    params:
+        py=PY,
+    conda:
+        CONDA_ENV
+    log:
+        f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_claims.log",
+    shell:
+        "{params.py} lsmrepro.claims --study {wildcards.study} --figure {wildcards.figure} --tidy {input.tidy}"
+        " --claims {input.claims} --scale {wildcards.scale} --out-csv {output.csv} --out-md {output.md} 2> {log}"
+
+
 rule report:
     input:
         products=lambda w: study_products(w.scale),
@@ -203,17 +241,19 @@ rule report:
         " --logs {input.logs} --out {output} 2> {log}"
 
 
-# Targets: `<study>_<figure>` (./reproduce <study>/<figure>) and `<study>`
-# (./reproduce <study>), at config["scale"], with what `select` keeps.
+# Targets: `<study>_<figure>` (./reproduce <study>/<figure>: the runs the
+# figure reads, the figure and its own claims) and `<study>` (./reproduce
+# <study>), at config["scale"], with what `select` keeps.
 for _study, _figure in STUDY_FIGURES:
 
     rule:
         name:
             lsm_studies.module_name(f"{_study}_{_figure}")
         input:
-            run_raw(config["scale"], figure_runs(config["scale"], _study, _figure)),
+            [run_raw(config["scale"], figure_runs(config["scale"], _study, e))
+             for e in lsm_studies.figure_experiments(_study, _figure)],
             figure_products(config["scale"], _study, _figure),
-            claims_products(config["scale"], _study),
+            figure_claims_products(config["scale"], _study, _figure),
 
 
 for _study in STUDIES:

@@ -1,8 +1,10 @@
 import json
 
 import pandas as pd
+import pytest
 
 from lsmrepro import aggregate, bourbon_rows
+from lsmrepro.errors import InputError
 
 
 def test_every_tidy_value_is_the_number_at_its_source_line(tmp_path, make_log):
@@ -122,3 +124,32 @@ def test_doblix_rows_tail_setup_steps_and_agent_steps(tmp_path, sample_records, 
     assert reward["value"] == -0.25 and str(reward["subset"]) == "0" and reward["agent_block"] == "B4K"
     assert "state=pla/E128/B4K" in reward["note"] and "distribution_shift=false" in reward["note"]
     assert "agent_distribution_shift" not in tidy.index and "agent_episode" not in tidy.index
+
+
+def test_a_studys_table_joins_its_experiments_tables(tmp_path, make_log):
+    """tidy/<study>.csv is its experiments' tables joined: every row, every
+    factor column of any of them (blank elsewhere), values as written."""
+    a = make_log("a.jsonl", point="engine=leveldb+index=pgm", experiment="fig7")
+    b = make_log("b.jsonl", engine="rocksdb", point="engine=rocksdb+table=block", experiment="fig8")
+    aggregate.aggregate([a], tmp_path / "fig7.csv")
+    aggregate.aggregate([b], tmp_path / "fig8.csv")
+    aggregate.aggregate([a, b], tmp_path / "direct.csv")
+    aggregate.concat([tmp_path / "fig7.csv", tmp_path / "fig8.csv"], tmp_path / "study.csv")
+    joined = pd.read_csv(tmp_path / "study.csv", dtype=str, keep_default_na=False)
+    direct = pd.read_csv(tmp_path / "direct.csv", dtype=str, keep_default_na=False)
+    assert list(joined.columns) == list(direct.columns)
+    assert list(joined.columns[-2:]) == ["index", "table"]
+    key = ["run", "metric", "op", "subset"]
+    assert joined.sort_values(key).reset_index(drop=True).equals(direct.sort_values(key).reset_index(drop=True))
+    from paper.plotting import read_tidy
+    both = read_tidy([tmp_path / "fig7.csv", tmp_path / "fig8.csv"])
+    assert len(both) == len(direct) and set(both["experiment"]) == {"fig7", "fig8"}
+    assert list(read_tidy([]).columns) == aggregate.COLUMNS
+
+
+def test_joining_a_file_that_is_not_a_tidy_table_is_an_error(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b\n1,2\n")
+    with pytest.raises(InputError, match="bad.csv: header"):
+        aggregate.concat([bad], tmp_path / "out.csv")
+    assert not (tmp_path / "out.csv").exists()

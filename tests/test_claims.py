@@ -158,3 +158,23 @@ def test_claims_file_is_valid_and_bad_claims_are_rejected(tmp_path):
     with pytest.raises(InputError) as e:
         claims.load_claims(unknown)
     assert "claims.0.study" in str(e.value) and "paper/studies.yaml" in str(e.value)
+
+
+def test_a_claim_reads_the_experiments_its_selectors_name():
+    fig12 = next(c for c in claims.load_claims() if c["study"] == "bourbon" and c["figure"] == "fig12")
+    assert claims.experiments(fig12) == {"fig12"}
+    # without `experiment` in a selector: its figure and what that figure uses
+    assert claims.experiments(OVERHEAD) == {"point"}
+    tail = _claim({"kind": "value", "where": {"metric": "latency_tail5_mean"}}, {"max": 1})
+    assert claims.experiments(dict(tail, study="doblix", figure="fig10")) == {"fig9"}
+    both = _claim({"kind": "ratio", "numerator": {"experiment": "fig8", "metric": "m"},
+                   "denominator": {"experiment": ["fig9", "fig10"], "metric": "m"}}, {"max": 1})
+    assert claims.experiments(both) == {"fig8", "fig9", "fig10"}
+
+
+def test_a_figures_claims_are_checked_alone():
+    tidy = _frame([{"run": f"r{i}", "experiment": "point", "metric": "m", "value": 1.0} for i in range(3)])
+    other = dict(_claim({"kind": "value", "where": {"metric": "m"}}, {"max": 2}), id="other", figure="elsewhere")
+    mine = dict(_claim({"kind": "value", "where": {"metric": "m"}}, {"max": 2}), id="mine")
+    assert list(claims.check("baseline", tidy, [other, mine], figure="point")["claim"]) == ["mine"]
+    assert list(claims.check("baseline", tidy, [other, mine])["claim"]) == ["other", "mine"]

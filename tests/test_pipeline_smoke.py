@@ -252,8 +252,30 @@ def test_deleting_one_raw_log_reruns_only_it_and_its_dependents(results):
         r = snakemake(results, "smoke", "--dry-run")
         counts = job_counts(r.stdout + r.stderr)
         # its load was a temp file, removed after its one run: loaded again
-        assert counts == {"bench_load": 1, "bench_run": 1, "study_tidy": 1, "study_figure": 1,
-                          "study_claims": 1, "report": 1, "smoke": 1}, counts
+        assert counts == {"bench_load": 1, "bench_run": 1, "experiment_tidy": 1, "study_tidy": 1,
+                          "study_figure": 1, "study_claims": 1, "report": 1, "smoke": 1}, counts
+    finally:
+        victim.write_bytes(saved)
+        os.utime(victim, (victim.stat().st_mtime - 3600,) * 2)
+
+
+def test_a_figure_target_reruns_only_the_runs_it_reads(results):
+    """./reproduce bourbon/fig12 runs Figure 12's missing runs and checks its
+    own claims; another figure's target does not run them, and neither
+    touches the study's tables."""
+    victim = next((results / "smoke" / "raw" / "bourbon" / "fig12").glob("*/r0.jsonl"))
+    saved = victim.read_bytes()
+    victim.unlink()
+    try:
+        other = snakemake(results, "bourbon_fig9", "--dry-run", config=["scale=smoke"])
+        assert "Nothing to be done" in other.stdout + other.stderr
+        r = snakemake(results, "bourbon_fig12", "--dry-run", config=["scale=smoke"])
+        out = r.stdout + r.stderr
+        counts = job_counts(out)
+        figures = set(re.findall(r"wildcards: scale=smoke, study=bourbon, figure=([\w-]+), point=", out))
+        assert counts["bench_run"] >= 1 and figures == {"fig12"}, (counts, figures)
+        assert counts["experiment_tidy"] == counts["study_figure"] == counts["figure_claims"] == 1, counts
+        assert "study_tidy" not in counts and "study_claims" not in counts, counts
     finally:
         victim.write_bytes(saved)
         os.utime(victim, (victim.stat().st_mtime - 3600,) * 2)
