@@ -79,14 +79,18 @@ def figure_tidy(scale, study, figure):
     return [experiment_tidy(scale, study, e) for e in lsm_studies.figure_experiments(study, figure)]
 
 
+def figure_claims(study, figure):
+    return [c for c in CLAIMS if c["study"] == study and c["figure"] == figure]
+
+
 def claimed_experiments(study, figure):
-    """The experiments a figure's claims read (none: it has no claims)."""
-    return sorted(set().union(*(lsm_claims.experiments(c) for c in CLAIMS
-                                if c["study"] == study and c["figure"] == figure)))
+    """The experiments a figure's claims read."""
+    return sorted(set().union(*(lsm_claims.experiments(c) for c in figure_claims(study, figure))))
 
 
 def figure_claims_products(scale, study, figure):
-    if not any(c["study"] == study and c["figure"] == figure for c in CLAIMS):
+    """A figure's own verdicts (none when no claim is about it)."""
+    if not figure_claims(study, figure):
         return []
     return [f"{RESULTS}/{scale}/claims/{study}/{figure}.{ext}" for ext in ("csv", "md")]
 
