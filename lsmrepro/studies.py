@@ -344,7 +344,7 @@ def _load_id(row):
              ("order", row["load_order"]), ("value", row["value_bytes"]), ("key", row["key_encoding"]),
              ("settle", row["settle"]), ("seed", row["load_seed"])]
     w = row["workload_spec"]
-    if row["holdout_share"]:
+    if row.get("holdout_share"):
         order = _holdout_group(row)[2]
         parts.append(("holdout", f"{row['holdout_share']:g}x{row['ops']}{'-ordered' if order == 'ordered' else ''}"))
     # YCSB's own field sizes replace value_bytes. Any other workload's load
@@ -485,7 +485,7 @@ def _lsmbench_args(row, phase):
             "--seed", str(seed), "--settle", row["settle"]]
     w = row["workload_spec"]
     args += _workload_args(w, row["ops"])
-    if row["holdout_share"]:
+    if row.get("holdout_share"):
         args += ["--holdout-share", f"{row['holdout_share']:g}", "--holdout-seed", str(row["load_seed"])]
     if w["kind"] == "point":
         args += ["--value-bytes", str(row["value_bytes"])]

@@ -263,6 +263,8 @@ def test_a_figure_target_reruns_only_the_runs_it_reads(results):
     """./reproduce bourbon/fig12 runs Figure 12's missing runs and checks its
     own claims; another figure's target does not run them, and neither
     touches the study's tables."""
+    # the two figures' own claims (the smoke target makes the study's)
+    snakemake(results, "bourbon_fig9", "bourbon_fig12", config=["scale=smoke"])
     victim = next((results / "smoke" / "raw" / "bourbon" / "fig12").glob("*/r0.jsonl"))
     saved = victim.read_bytes()
     victim.unlink()
@@ -402,13 +404,20 @@ def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
     ({"kind": "range", "scan_length": 50}, {"scan"}),
     ({"kind": "inserts"}, {"insert"}),
     ({"kind": "ycsb", "spec": "doblix_balanced", "properties": {"requestdistribution": "zipfian"}}, {"get", "update"}),
+    # a shared load: held-out keys sized for the study's write-only mix and
+    # drawn with the load's seed, the run's own seed another
+    ({"kind": "ycsb", "spec": "doblix_read_heavy", "holdout_share": 1.0,
+      "properties": {"insertproportion": 0.1, "updateproportion": 0}}, {"get", "insert"}),
 ])
 def test_every_workload_kind_loads_then_runs_on_a_real_engine(results, tmp_path, workload, ops):
     """A spec's workload as lsmbench arguments: --phase load, then --phase run
     on what it left; every answer checks."""
     from lsmrepro import studies
-    row = {"load_order": "shuffled", "key_encoding": "be64", "seed": 5, "load_seed": 5, "settle": "wait",
-           "value_bytes": 32, "options": {}, "run_options": [], "ops": 3000, "workload_spec": workload}
+    workload = dict(workload)
+    share = workload.pop("holdout_share", None)
+    row = {"load_order": "shuffled", "key_encoding": "be64", "seed": 6 if share else 5, "load_seed": 5,
+           "settle": "wait", "value_bytes": 32, "options": {}, "run_options": [], "ops": 3000,
+           "workload_spec": workload, "holdout_share": share}
     for phase in ("load", "run"):
         r = _lsmbench("--db", tmp_path / "db", "--dataset", results / "smoke" / "datasets" / "uspr_uint64",
                       "--log", tmp_path / f"{phase}.jsonl", *studies._lsmbench_args(row, phase))
