@@ -287,15 +287,14 @@ SELECTORS = ("where", "numerator", "denominator", "part", "whole")
 
 def experiments(claim):
     """The experiments (figures with runs) whose tidy rows a claim reads: the
-    ones its selectors name, else its figure and the figures that one uses."""
+    ones each selector names; a selector naming none reads its figure's and
+    those the figure uses."""
     named = set()
     for key in SELECTORS:
         selector = claim["measure"].get(key)
         if selector is None:
             continue
-        if "experiment" not in selector:
-            return set(studies.figure_experiments(claim["study"], claim["figure"]))
-        wanted = selector["experiment"]
+        wanted = selector.get("experiment") or studies.figure_experiments(claim["study"], claim["figure"])
         named |= set(wanted if isinstance(wanted, list) else [wanted])
     return named
 

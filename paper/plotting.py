@@ -23,6 +23,8 @@ def style():
 def read_tidy(paths):
     """One tidy table, or several (a figure's experiments) read as one: the
     columns of any of them, blank where a table has none."""
+    if isinstance(paths, (list, tuple)) and len(paths) == 1:
+        paths = paths[0]  # a study's table: read once, not joined
     if isinstance(paths, (list, tuple)):
         frames = [_read_one(p) for p in paths]
         if not frames:

@@ -170,6 +170,10 @@ def test_a_claim_reads_the_experiments_its_selectors_name():
     both = _claim({"kind": "ratio", "numerator": {"experiment": "fig8", "metric": "m"},
                    "denominator": {"experiment": ["fig9", "fig10"], "metric": "m"}}, {"max": 1})
     assert claims.experiments(both) == {"fig8", "fig9", "fig10"}
+    # one selector names an experiment, the other none: both are read
+    mixed = _claim({"kind": "ratio", "numerator": {"experiment": "fig1", "metric": "m"},
+                    "denominator": {"metric": "m"}}, {"max": 1})
+    assert claims.experiments(dict(mixed, study="doblix", figure="fig10")) == {"fig1", "fig9"}
 
 
 def test_a_figures_claims_are_checked_alone():
