@@ -1,4 +1,4 @@
-"""Turns tidy data into a verdict per claim of paper/claims.yaml.
+"""Turns tidy data into a verdict per claim of paper/<study>/claims.yaml.
 
 A claim selects tidy rows, reduces them to one sample per pairing group
 (`pair_on`, default: per run), and compares the interval of the samples'
@@ -40,7 +40,6 @@ from lsmrepro.config import validate
 from lsmrepro.errors import InputError, cli
 
 HERE = Path(__file__).resolve().parent.parent
-CLAIMS = HERE / "paper" / "claims.yaml"
 SCHEMA = HERE / "paper" / "claims.schema.yaml"
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "no data")
@@ -48,7 +47,21 @@ VERDICT_COLUMNS = ["study", "claim", "paper", "section", "figure", "statement", 
                    "ci_low", "ci_high", "n", "unit", "verdict", "detail", "runs", "evidence"]
 
 
-def load_claims(path=CLAIMS):
+def claim_files(study=None):
+    """Each study's claims file, paper/<study>/claims.yaml (one study's, if given)."""
+    ids = [study] if study else list(studies.registry())
+    return [p for p in (HERE / "paper" / s / "claims.yaml" for s in ids) if p.is_file()]
+
+
+def load_claims(paths=None):
+    """The claims of the given files (default: every study's), validated."""
+    out = []
+    for path in ([paths] if isinstance(paths, (str, Path)) else paths or claim_files()):
+        out += _load_file(Path(path))
+    return out
+
+
+def _load_file(path):
     with open(path) as f:
         data = yaml.safe_load(f)
     validate(data, SCHEMA, path)
@@ -58,6 +71,8 @@ def load_claims(path=CLAIMS):
         if studies.spec_path(c["study"]).is_file() and c["figure"] not in studies.figures(c["study"]):
             raise InputError(path, f"claims.{i}.figure",
                              f"a figure of paper/{c['study']}/experiments.yaml expected, got {c['figure']!r}")
+        if path.parent.name in studies.registry() and c["study"] != path.parent.name:
+            raise InputError(path, f"claims.{i}.study", f"{path.parent.name!r} (the folder of this file) expected, got {c['study']!r}")
     return data["claims"]
 
 
@@ -101,7 +116,7 @@ def _select(tidy, where, claim_id, role):
         if column not in tidy.columns:
             if column in _grid_options():  # a factor no selected run has (a partial run): no data
                 return rows.iloc[0:0]
-            raise InputError(CLAIMS, f"{claim_id}.{role}.{column}", f"a tidy column expected; have {', '.join(tidy.columns)}")
+            raise InputError("paper/<study>/claims.yaml", f"{claim_id}.{role}.{column}", f"a tidy column expected; have {', '.join(tidy.columns)}")
         values = wanted if isinstance(wanted, list) else [wanted]
         rows = rows[_isin(rows[column], values)]
     return rows
@@ -351,7 +366,7 @@ def main(argv=None):
     ap.add_argument("--study", required=True)
     ap.add_argument("--figure", help="only this figure's claims")
     ap.add_argument("--tidy", nargs="+", required=True, help="the tidy table(s): the study's, or the experiments' the claims read")
-    ap.add_argument("--claims", default=str(CLAIMS))
+    ap.add_argument("--claims", nargs="+", help="claims files (default: every study's paper/<study>/claims.yaml)")
     ap.add_argument("--out-csv", required=True)
     ap.add_argument("--out-md", required=True)
     ap.add_argument("--scale", help="the scale, whose claims_without_data explain a 'no data' verdict")

@@ -181,7 +181,7 @@ rule study_figure:
 rule study_claims:
     input:
         tidy=f"{RESULTS}/{{scale}}/tidy/{{study}}.csv",
-        claims="paper/claims.yaml",
+        claims="paper/{study}/claims.yaml",
     output:
         csv=f"{RESULTS}/{{scale}}/claims/{{study}}.csv",
         md=f"{RESULTS}/{{scale}}/claims/{{study}}.md",
@@ -201,7 +201,7 @@ rule study_claims:
 rule figure_claims:
     input:
         tidy=lambda w: [experiment_tidy(w.scale, w.study, e) for e in claimed_experiments(w.study, w.figure)],
-        claims="paper/claims.yaml",
+        claims="paper/{study}/claims.yaml",
     output:
         csv=f"{RESULTS}/{{scale}}/claims/{{study}}/{{figure}}.csv",
         md=f"{RESULTS}/{{scale}}/claims/{{study}}/{{figure}}.md",

@@ -75,7 +75,7 @@ def test_every_claim_has_no_data_on_an_empty_tidy_table(tmp_path, study):
     path = tmp_path / "tidy.csv"
     path.write_text(",".join(aggregate.COLUMNS) + "\n")
     from paper.plotting import read_tidy
-    mine = [c for c in claims.load_claims(claims.CLAIMS) if c["study"] == study]
+    mine = [c for c in claims.load_claims() if c["study"] == study]
     r = claims.check(study, read_tidy(path), mine)
     assert len(r) == len(mine) and set(r["verdict"]) == {"no data"}
 

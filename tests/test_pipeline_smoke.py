@@ -102,7 +102,7 @@ def test_claims_verdicts_name_their_runs(results):
 
 
 def test_every_claim_of_the_paper_selects_smoke_rows(results):
-    """The real paper/claims.yaml against the smoke tidy data of every study
+    """Every study's claims.yaml against the smoke tidy data of every study
     the pipeline has: no claim comes back without data, but those the smoke
     scale names as too small to exercise (with the measured reason)."""
     from lsmrepro import claims, studies
