@@ -261,9 +261,11 @@ def check(scale, scale_cfg, claims, study=None, out=print):
 
 def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates):
     """What to change: the claim, or its figures' repetitions (with the price)."""
-    if rows.empty:
-        return (f"its selectors pick no rows at scale {scale}: fix the claim's selectors, or its figure's "
-                f"`select` in config/scales/{scale}.yaml")
+    picked = set(" ".join(rows["_roles"]).split()) if len(rows) else set()
+    blind = [k for k in cm.SELECTORS if k in claim["measure"] and k not in picked]
+    if blind:
+        return (f"its selectors pick no rows at scale {scale} ({', '.join(f'measure.{k}' for k in blind)}): fix "
+                f"the claim's selectors, or its figure's `select` in config/scales/{scale}.yaml")
     reps = _repetitions(scale_cfg, claim)
     want = fix(claim, rows, cv, reps, rng, level)
     if want is None:
