@@ -165,8 +165,10 @@ def _slopes(rows, over, pair_on):
     (the pair_on columns but run, repetition and `over`): the steps of one
     run are autocorrelated, repetitions are independent."""
     points = [c for c in pair_on if c not in NOT_POINTS | {over}]
-    x = pd.to_numeric(rows[over], errors="coerce") if over in rows else pd.Series(dtype=float)
-    rows = rows.assign(_x=x)[x.notna()] if len(rows) else rows
+    if over not in rows or rows.empty:
+        return Samples.of(pd.DataFrame(), [])
+    x = pd.to_numeric(rows[over], errors="coerce")
+    rows = rows.assign(_x=x)[x.notna()]
     if rows.empty:
         return Samples.of(pd.DataFrame(), [])
     keys = points + ["repetition"]

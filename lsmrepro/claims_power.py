@@ -192,7 +192,8 @@ def _truths(claim, names):
 def power(claim, rows, cv, rng, level=1.0):
     """(P(reproduced | paper's value), P(not reproduced | outside)): the
     smaller over the outside truths (above and below the band)."""
-    if rows.empty:
+    over = claim["measure"].get("over")
+    if rows.empty or (over and over not in rows):  # nothing to lay out: it can neither pass nor fail
         return 0.0, 0.0
     at, outside = _truths(claim, members_of(claim, rows))
     yes, *nos = simulate(claim, rows, [at, *outside], cv, rng, level)
@@ -261,6 +262,11 @@ def check(scale, scale_cfg, claims, study=None, out=print):
 
 def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates):
     """What to change: the claim, or its figures' repetitions (with the price)."""
+    over = claim["measure"].get("over")
+    if over and len(rows) and over not in rows:
+        return (f"measure.over = {over} is not a factor of the runs at scale {scale} (a value the run logs, "
+                f"such as an agent's steps): the simulation cannot lay it out; judge this claim from data only "
+                f"or trend over a grid factor")
     picked = set(" ".join(rows["_roles"]).split()) if len(rows) else set()
     blind = [k for k in cm.SELECTORS if k in claim["measure"] and k not in picked]
     if blind:
