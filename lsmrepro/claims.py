@@ -67,17 +67,20 @@ def evaluate(claim, tidy):
 
 
 def _context(m, tidy, cid):
-    """A context metric as "value [low, high]" (90% t interval, pooled over
-    its points like a claim's aggregate), never judged."""
+    """A context metric as "value [low, high]": the mean over its points of
+    the point means, 90% t interval with the variance pooled over its
+    points, never judged. Linear, not log: a context may be 0 (no
+    compaction in the phase)."""
     parts, not_points = cm.samples(m, tidy, f"{cid}.context")
-    cells = [x for s in parts.values() for x in cm.cells(m, s, not_points)[0]]
+    cells = [x for s in parts.values() for x in cm.cells(m, s, not_points, log=False)[0]]
     if not cells:
         return "no data"
     s2, df = stats.pooled_variance(cells)
     est, se = stats.combination(cells, [1 / len(cells)] * len(cells), s2)
     hw = stats.half_width(se, df)
-    back = lambda x: spec.from_scale(m, float(x[0]))  # noqa: E731
-    return f"{_fmt(back(est))} [{_fmt(back(est - hw))}, {_fmt(back(est + hw))}]"
+    if spec.relative_change(m):  # the samples are value(to) / value(from); shown as the change
+        est = est - 1
+    return f"{_fmt(float(est[0]))} [{_fmt(float(est[0] - hw[0]))}, {_fmt(float(est[0] + hw[0]))}]"
 
 
 def _detail(claim, out, dropped):
@@ -102,6 +105,12 @@ def _detail(claim, out, dropped):
     if dropped:
         parts.append(f"{dropped} non-positive samples dropped (log scale)")
     return "; ".join(parts)
+
+
+def _finite(members):
+    """JSON has no NaN: a member without data has null value and bounds."""
+    return {k: {f: (None if isinstance(x, float) and math.isnan(x) else x) for f, x in v.items()}
+            for k, v in members.items()}
 
 
 def expected_text(claim):
@@ -150,7 +159,7 @@ def check(study, tidy, claims, figure=None):
             "runs": r["runs"], "evidence": r["evidence"],
             "paper_value": paper_value_text(claim["paper"]), "paper_source": " ".join(claim["paper"]["source"].split()),
             "rule": spec.rule_text(claim["rule"], claim["measure"]), "context": r["context"],
-            "members": json.dumps(r["members"], allow_nan=True) if r["members"] else "",
+            "members": json.dumps(_finite(r["members"])) if r["members"] else "",
         })
     return pd.DataFrame(rows, columns=VERDICT_COLUMNS)
 

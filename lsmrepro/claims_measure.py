@@ -189,16 +189,16 @@ def _slopes(rows, over, pair_on):
 SIM = "_sim"  # the simulation a synthetic row belongs to (lsmrepro/claims_power.py)
 
 
-def cells(m, s, not_points):
+def cells(m, s, not_points, log=None):
     """A member's samples as one array (S, n) per point, on the test's
-    scale: S = 1 for measured data, or one row per simulation when the
-    samples carry the SIM level; non-positive samples of a log-scale
-    measure are dropped and counted (second value)."""
+    scale (`log`: default, the measure's): S = 1 for measured data, or one
+    row per simulation when the samples carry the SIM level; non-positive
+    samples of a log-scale measure are dropped and counted (second value)."""
     v = s.values.dropna()
     if v.empty:
         return [], 0
     dropped = 0
-    if log_scale(m):
+    if log_scale(m) if log is None else log:
         keep = v > 0
         dropped = int((~keep).sum())
         v = np.log(v[keep])

@@ -33,6 +33,7 @@ def decide(claim, members):
     S = cells[0].shape[0]
     s2, df = st.pooled_variance(cells)
     est, se = {}, {}
+    members = {**{k: [] for k in _judged(claim, members)}, **members}  # a paper member never seen: no data
     for name, pts in members.items():
         if pts:
             est[name], se[name] = st.combination(pts, [1 / len(pts)] * len(pts), s2)

@@ -282,3 +282,17 @@ def test_the_cli_judges_a_tidy_table_as_the_pipeline_calls_it(tmp_path, make_log
     v = pd.read_csv(tmp_path / "v.csv")
     assert list(v.columns) == claims.VERDICT_COLUMNS and v.loc[0, "verdict"] == "reproduced"
     assert "0.05" in (tmp_path / "v.md").read_text()
+
+
+def test_a_context_of_zeros_is_shown_and_a_member_without_data_is_null():
+    rows = [{"run": f"r{rep}", "repetition": rep, "metric": m, "value": v}
+            for rep in range(3) for m, v in (("learn_seconds", 0.2), ("compaction_seconds", 10.0), ("compactions", 0.0))]
+    m = {"kind": "share", "part": {"metric": "learn_seconds"}, "whole": {"metric": "compaction_seconds"}}
+    ctx = [{"label": "compactions", "measure": {"kind": "value", "where": {"metric": "compactions"}}}]
+    r = claims.evaluate(_claim(m, {"value": 0.02}, {"kind": "magnitude", "tolerance": 0.25}, context=ctx), _frame(rows))
+    assert r["context"] == "compactions: 0 [0, 0]"
+    c = _claim(GROUP, {"members": {"fb": 1.5, "osm": 1.6}}, {"kind": "magnitude", "tolerance": 0.1})
+    table = claims.check("baseline", _speedups({"fb": 1.5}), [c])
+    members = json.loads(table.iloc[0]["members"])
+    assert members["osm"]["value"] is None and members["osm"]["verdict"] == "no data"
+    assert table.iloc[0]["verdict"] == "inconclusive"  # a paper member unmeasured: cannot be reproduced yet
