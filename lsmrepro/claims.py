@@ -52,7 +52,7 @@ def evaluate(claim, tidy):
     r = rule.decide(claim, cells)
     back = lambda x: spec.from_scale(m, float(x[0]))  # noqa: E731
     out = {"measured": back(r["est"]), "ci_low": back(r["low"]), "ci_high": back(r["high"]), "n": r["n"],
-           "verdict": str(r["verdict"][0]), "df": r["df"]}
+           "verdict": str(r["verdict"][0]), "df": r["df"], "sd": float(r["sd"][0])}
     out["members"] = {k: {"value": back(v["est"]), "low": back(v["low"]), "high": back(v["high"]),
                           **({"verdict": str(v["verdict"][0])} if "verdict" in v else {}),
                           **({"paper": claim["paper"]["members"][k]} if "members" in claim["paper"] else {})}
@@ -101,7 +101,10 @@ def _detail(claim, out, dropped):
     if out["n"] and not out["df"]:
         parts.append("no repetitions to estimate noise (df 0)")
     elif out["n"]:
-        parts.append(f"pooled df {out['df']}")
+        # the noise the power check assumes (config/scales noise:) can be
+        # calibrated from this: a ratio's sd is sqrt(2) CV on the log scale
+        scale = "log" if spec.log_scale(claim["measure"]) else "linear"
+        parts.append(f"pooled df {out['df']}, sd {_fmt(out['sd'])} ({scale})")
     if dropped:
         parts.append(f"{dropped} non-positive samples dropped (log scale)")
     return "; ".join(parts)
@@ -139,7 +142,7 @@ def paper_value_text(paper):
         return ", ".join(f"{k}: {v:g}" for k, v in paper["members"].items()) + mark
     if "range" in paper:
         return f"{paper['range'][0]:g}–{paper['range'][1]:g}{mark}"
-    return paper["direction"]
+    return f"{paper['direction']} (sign only)"
 
 
 def check(study, tidy, claims, figure=None):

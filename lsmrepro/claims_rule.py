@@ -29,7 +29,7 @@ def decide(claim, members):
     cells = [x for pts in members.values() for x in pts]
     if not cells:
         return {"verdict": np.array([st.NO_DATA]), "est": np.array([np.nan]), "low": np.array([np.nan]),
-                "high": np.array([np.nan]), "df": 0, "members": {}, "n": 0}
+                "high": np.array([np.nan]), "df": 0, "members": {}, "n": 0, "sd": np.array([np.nan])}
     S = cells[0].shape[0]
     s2, df = st.pooled_variance(cells)
     est, se = {}, {}
@@ -43,7 +43,8 @@ def decide(claim, members):
     weights = [1 / (len(seen) * len(pts)) for pts in seen.values() for _ in pts]
     agg, agg_se = st.combination(cells, weights, s2)
     hw = st.half_width(agg_se, df)
-    out = {"est": agg, "low": agg - hw, "high": agg + hw, "df": df, "n": sum(x.shape[-1] for x in cells)}
+    out = {"est": agg, "low": agg - hw, "high": agg + hw, "df": df, "n": sum(x.shape[-1] for x in cells),
+           "sd": np.sqrt(s2)}
     kind = rule["kind"]
     judged = _judged(claim, members)
     mem = {k: {"est": est[k], "low": est[k] - st.half_width(se[k], df), "high": est[k] + st.half_width(se[k], df)}
