@@ -7,9 +7,8 @@ import math
 import numpy as np
 
 from lsmrepro import claims_stats as st
+from lsmrepro.claims_measure import AGGREGATE
 from lsmrepro.claims_spec import MEMBER_KINDS, band, no_effect, to_scale
-
-AGGREGATE = ""  # the member name of a claim without members
 
 
 def per_member(claim):
