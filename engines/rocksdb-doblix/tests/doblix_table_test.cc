@@ -285,6 +285,44 @@ void Corruption(const std::string& spec, bool in_model) {
   DestroyDB(dir, opt);
 }
 
+// TridentKV's own block sizing: a key's block is its predicted byte offset
+// over the block size, so on keys an RMI fits exactly (evenly spaced) the
+// blocks are about `max_block_size` bytes, and every key is found.
+void TridentBlockSizing() {
+  const std::string spec = "id=DoblixTable;model=tridentkv;max_block_size=1024";
+  std::string dir = "/tmp/doblix_trident_test_" + std::to_string(getpid());
+  Options opt;
+  opt.create_if_missing = true;
+  opt.table_factory = Factory(spec);
+  DestroyDB(dir, opt);
+  DB* raw = nullptr;
+  CHECK(DB::Open(opt, dir, &raw).ok(), "%s open", spec.c_str());
+  std::unique_ptr<DB> db(raw);
+  auto key = [](uint64_t i) {
+    std::string k;
+    for (int b = 7; b >= 0; b--) k.push_back(static_cast<char>((i * 1000) >> (8 * b)));
+    return k;
+  };
+  const int n = 20000;
+  for (int i = 0; i < n; i++) db->Put(WriteOptions(), key(i), std::string(50, 'v'));
+  db->Flush(FlushOptions());
+  TablePropertiesCollection props;
+  CHECK(db->GetPropertiesOfAllTables(&props).ok() && props.size() == 1, "%s one table",
+        spec.c_str());
+  if (props.size() == 1) {
+    const TableProperties& p = *props.begin()->second;
+    const double mean = static_cast<double>(p.data_size) / p.num_data_blocks;
+    CHECK(mean > 700 && mean < 1600, "%s mean block %.0f bytes, expected about 1024", spec.c_str(),
+          mean);
+  }
+  std::string v;
+  for (int i = 0; i < n; i += 7) {
+    CHECK(db->Get(ReadOptions(), key(i), &v).ok(), "%s key %d not found", spec.c_str(), i);
+  }
+  db.reset();
+  DestroyDB(dir, opt);
+}
+
 // The filter (filter_policy) is checked before the model: absent keys are
 // answered without reading a block, present keys all found; without the
 // policy every absent key reads its block. A damaged filter block fails
@@ -443,6 +481,7 @@ int main(int argc, char** argv) {
     FilterUsed("id=DoblixTable;model=pla");
     FilterUsed("id=DoblixTable;model=pra");
     AgentHearsScans();
+    TridentBlockSizing();
   }
   if (failures != 0) {
     fprintf(stderr, "%d failures (seed %llu)\n", failures, (unsigned long long)seed);
