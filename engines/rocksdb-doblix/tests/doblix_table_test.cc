@@ -42,6 +42,16 @@ std::shared_ptr<TableFactory> Factory(const std::string& spec) {
   return f;
 }
 
+// A new, empty database at `dir` with `opt` (whatever was there removed).
+std::unique_ptr<DB> OpenEmpty(const Options& opt, const std::string& dir,
+                              const std::string& label) {
+  DestroyDB(dir, opt);
+  DB* raw = nullptr;
+  CHECK(DB::Open(opt, dir, &raw).ok(), "%s open", label.c_str());
+  if (raw == nullptr) exit(1);  // nothing to test without it
+  return std::unique_ptr<DB>(raw);
+}
+
 // Keys of several shapes: 8-byte big-endian integers (with runs near 0 and
 // 2^64-1), long keys sharing a prefix, short variable strings, and 64-byte
 // keys sharing long parts at several depths (the string index's children).
@@ -237,10 +247,8 @@ void Corruption(const std::string& spec, bool in_model) {
   Options opt;
   opt.create_if_missing = true;
   opt.table_factory = Factory(spec);
-  DestroyDB(dir, opt);
+  std::unique_ptr<DB> db = OpenEmpty(opt, dir, label);
   DB* raw = nullptr;
-  CHECK(DB::Open(opt, dir, &raw).ok(), "%s open", label.c_str());
-  std::unique_ptr<DB> db(raw);
   std::map<std::string, std::string> oracle;
   for (int i = 0; i < 5000; i++) {
     std::string k = "key" + std::to_string(i * 7919 % 100000);
@@ -294,10 +302,7 @@ void TridentBlockSizing() {
   Options opt;
   opt.create_if_missing = true;
   opt.table_factory = Factory(spec);
-  DestroyDB(dir, opt);
-  DB* raw = nullptr;
-  CHECK(DB::Open(opt, dir, &raw).ok(), "%s open", spec.c_str());
-  std::unique_ptr<DB> db(raw);
+  std::unique_ptr<DB> db = OpenEmpty(opt, dir, spec);
   auto key = [](uint64_t i) {
     std::string k;
     for (int b = 7; b >= 0; b--) k.push_back(static_cast<char>((i * 1000) >> (8 * b)));
