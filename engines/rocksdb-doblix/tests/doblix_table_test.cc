@@ -325,6 +325,13 @@ void TridentBlockSizing() {
     CHECK(db->Get(ReadOptions(), key(i), &v).ok(), "%s key %d not found", spec.c_str(), i);
   }
   db.reset();
+  // A table of range deletions only has no blocks and no RMI, and opens.
+  db = OpenEmpty(opt, dir, spec);
+  db->DeleteRange(WriteOptions(), db->DefaultColumnFamily(), key(0), key(10));
+  CHECK(db->Flush(FlushOptions()).ok(), "%s flush of range deletions only", spec.c_str());
+  CHECK(db->Get(ReadOptions(), key(1), &v).IsNotFound(), "%s range deletions only: Get",
+        spec.c_str());
+  db.reset();
   DestroyDB(dir, opt);
 }
 

@@ -70,7 +70,8 @@ void DoblixModel::EncodeTo(std::string* out) const {
       PutVarint32(out, p.error);
     }
   }
-  if (kind == DoblixModelKind::kRmi) {
+  // A table of range deletions only has no blocks and no RMI.
+  if (kind == DoblixModelKind::kRmi && !segments.empty()) {
     PutFixed64(out, root_x0);
     PutFixed64(out, DoubleBits(root_slope));
     PutFixed64(out, DoubleBits(root_intercept));
@@ -160,7 +161,7 @@ Status DoblixModel::DecodeFrom(const Slice& block) {
       return Status::Corruption("doblix model block: string index misses blocks");
     }
   }
-  if (kind == DoblixModelKind::kRmi) {
+  if (kind == DoblixModelKind::kRmi && !segments.empty()) {
     Status s = DecodeRmi(&in);
     if (!s.ok()) return s;
   }
