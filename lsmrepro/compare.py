@@ -89,7 +89,8 @@ def tidy(folder, study):
 def _means(t):
     t = t[t["metric"].isin(MAIN_METRICS)].copy()
     t["value"] = pd.to_numeric(t["value"], errors="coerce")
-    t[["op", "subset"]] = t[["op", "subset"]].fillna("")
+    for col in ("op", "subset"):  # empty in the CSV: read as NaN, which never matches
+        t[col] = t[col].astype(object).fillna("")
     return t.dropna(subset=["value"]).groupby(MATCH, as_index=False)["value"].mean()
 
 

@@ -121,9 +121,9 @@ def reference_dir(results):
 
 def job_times(results):
     """_measured of this machine, each job this machine has not measured yet
-    taken from the reference run: (times, how many jobs came from it)."""
+    taken from the reference run: (times, how many of its job times were used)."""
     mine, ref = _measured(results), _measured(reference_dir(results))
-    return {**ref, **mine}, len(set(ref) - set(mine))
+    return {**ref, **mine}, sum(len(v) for k, v in ref.items() if k not in mine)
 
 
 def reference_note(results, used):
@@ -139,8 +139,8 @@ def reference_note(results, used):
         cpu = json.loads(fp.read_text())["stable"]["cpu"]["model"] if fp else None
     except (OSError, ValueError, KeyError, TypeError):
         cpu = None
-    return (f"{used} jobs not yet measured here are estimated from the reference run's job times, "
-            f"measured on {cpu or 'an unrecorded CPU'} (unscaled: a job's time is not split into I/O and CPU, "
+    return (f"jobs not yet measured here are estimated from the reference run's job times, "
+            f"measured on {cpu or 'an unrecorded CPU'} ({used} job times, unscaled: a job's time is not split into I/O and CPU, "
             "so the two machines' fio calibrations are not applied); jobs measured here replace them")
 
 
