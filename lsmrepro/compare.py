@@ -165,11 +165,25 @@ def _md(df):
     return df.to_markdown(index=False, floatfmt=".3g") if len(df) else "(none)"
 
 
+def _measured_text(r, side):
+    if pd.isna(r[f"measured_{side}"]):
+        return "—"
+    return f"{r[f'measured_{side}']:.3g} [{r[f'ci_low_{side}']:.3g}, {r[f'ci_high_{side}']:.3g}], n={r[f'n_{side}']:g}"
+
+
+def _claims_md(cl):
+    """The claims table narrowed for reading: one value column per machine."""
+    return pd.DataFrame({"study": cl["study"], "claim": cl["claim"], "differs": cl["differs"].map({True: "yes", False: ""}),
+                         "verdict here": cl["verdict_ours"], "verdict reference": cl["verdict_reference"],
+                         "here: value [90% interval], n": [_measured_text(r, "ours") for _, r in cl.iterrows()],
+                         "reference": [_measured_text(r, "reference") for _, r in cl.iterrows()]})
+
+
 def index_md(scale, ref_dir, cl, fig, mach):
     differ = int(cl["differs"].sum())
     return "\n".join([
         f"# Scale {scale} beside the reference run ({ref_dir})", "",
-        f"## Claims: {differ} of {len(cl)} verdicts differ (listed first)", "", _md(cl), "",
+        f"## Claims: {differ} of {len(cl)} verdicts differ (listed first)", "", _md(_claims_md(cl)), "",
         "## Figures: ours / reference, geometric mean over the points both measured", "",
         f"Metrics: {', '.join(MAIN_METRICS)}; a ratio above 1 is a larger value here.", "", _md(fig), "",
         "## Machines: fingerprints and fio calibrations", "", _md(mach), ""])
