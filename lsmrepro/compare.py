@@ -4,10 +4,12 @@
         [--results results] [--out-dir results/smoke/compare]
 
 Both folders have the layout of results/<scale>/ (claims/<study>.csv,
-tidy/<study>.csv or .csv.gz, hardware/fingerprint.json and calibration.csv).
+tidy/<study>.csv or .csv.gz, hardware/fingerprint.json and calibration.csv,
+tables/<study>/regime.csv where there).
 Writes claims.csv (claim by claim, a verdict that differs first),
 figures.csv (per study, experiment and main metric: the geometric mean of
-the ratios ours/reference of the metric's mean per matched point),
+the ratios ours/reference of the metric's mean per matched point, and
+whether each run reached the paper's regime),
 machines.csv (the two fingerprints and fio calibrations side by side) and
 index.md (all three), and prints index.md.
 """
@@ -94,11 +96,26 @@ def _means(t):
     return t.dropna(subset=["value"]).groupby(MATCH, as_index=False)["value"].mean()
 
 
+def regime_reached(folder, study):
+    """experiment -> whether the run reached its paper's regime (yes / no /
+    n.a., lsmrepro.regime's table); empty when the table is not there."""
+    path = Path(folder, "tables", study, "regime.csv")
+    if not path.exists():
+        return {}
+    t = _csv(path, "a regime table of lsmrepro.regime")
+    if not {"figure", "reached"} <= set(t.columns):
+        raise InputError(path, "figure, reached", "the columns of a regime table of lsmrepro.regime")
+    return dict(zip(t["figure"], t["reached"]))
+
+
 def compare_figures(ours_dir, ref_dir, studies):
     """Per study, experiment and main metric: how many points both runs
-    measured and the geometric mean, min and max of ours/reference."""
+    measured and the geometric mean, min and max of ours/reference, beside
+    whether each run reached the paper's regime (a ratio far from 1 often
+    means one did not)."""
     rows = []
     for study in studies:
+        reached = [regime_reached(d, study) for d in (ours_dir, ref_dir)]
         sides = [tidy(d, study) for d in (ours_dir, ref_dir)]
         if any(s is None for s in sides):
             continue
@@ -111,9 +128,11 @@ def compare_figures(ours_dir, ref_dir, studies):
                          "ratio_geomean": float(np.exp(np.log(r).mean())) if len(r) else None,
                          "ratio_min": r.min() if len(r) else None, "ratio_max": r.max() if len(r) else None,
                          "only_ours": int(g["value_reference"].isna().sum()),
-                         "only_reference": int(g["value_ours"].isna().sum())})
+                         "only_reference": int(g["value_ours"].isna().sum()),
+                         **{f"regime_reached_{s}": r.get(exp, "—") for s, r in zip(SIDES, reached)}})
     return pd.DataFrame(rows, columns=["study", "experiment", "metric", "matched", "ratio_geomean",
-                                       "ratio_min", "ratio_max", "only_ours", "only_reference"])
+                                       "ratio_min", "ratio_max", "only_ours", "only_reference",
+                                       "regime_reached_ours", "regime_reached_reference"])
 
 
 def fingerprint(folder):

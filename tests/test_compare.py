@@ -66,6 +66,9 @@ def two_runs(tmp_path):
                 ("fig9", "p1", "latency_mean"): [10], ("fig9", "p1", "steps_l_block_ns"): [3]}, gz=True)
     _hardware(ours, "Our CPU", 10000)
     _hardware(ref, "Reference CPU", 40000)
+    regime = ref / "tables" / "doblix" / "regime.csv"
+    regime.parent.mkdir(parents=True)
+    regime.write_text("study,figure,reached,why\ndoblix,fig9,yes,cached 0.1 (paper 0.1)\n")
     return tmp_path, ours, ref
 
 
@@ -87,6 +90,8 @@ def test_compare_lists_a_differing_verdict_first_and_the_ratios(two_runs):
     assert (tp["ratio_min"], tp["ratio_max"]) == (2.0, 8.0)
     lat = fig.loc["latency_mean"]
     assert lat["matched"] == 1 and math.isclose(lat["ratio_geomean"], 0.5) and lat["only_ours"] == 1
+    # our run has no regime table: shown as such, beside the reference's
+    assert lat[["regime_reached_ours", "regime_reached_reference"]].tolist() == ["—", "yes"]
     mach = pd.read_csv(out / "machines.csv").set_index("quantity")
     assert mach.loc["CPU model"].tolist() == ["Our CPU", "Reference CPU"]
     assert mach.loc["fio randread-4k-qd1 iops"].astype(float).tolist() == [10000, 40000]
