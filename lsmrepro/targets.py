@@ -139,7 +139,7 @@ def reference_note(results, used):
         cpu = json.loads(fp.read_text())["stable"]["cpu"]["model"] if fp else None
     except (OSError, ValueError, KeyError, TypeError):
         cpu = None
-    return (f"jobs not yet measured here are estimated from the reference run's job times, "
+    return (f"Jobs not yet measured here are estimated from the reference run's job times, "
             f"measured on {cpu or 'an unrecorded CPU'} ({used} job times, unscaled: a job's time is not split into I/O and CPU, "
             "so the two machines' fio calibrations are not applied); jobs measured here replace them")
 
@@ -244,15 +244,15 @@ def main(argv=None):
     table, by_study = estimate(args.results, args.scale, args.select)
     print(f"Estimate at scale {args.scale} from the job times measured under {args.results}/*/benchmarks;"
           " a figure alone, every load it reads included:")
-    note = reference_note(args.results, job_times(args.results)[1])
-    if note:
-        print(note + ".")
     print(table.to_markdown(index=False))
     print("\nA whole study, each load counted once (figures share loads):")
     print(by_study.to_markdown(index=False))
     total = by_study["seconds"].sum()
     print(f"\ntotal: {humanfriendly.format_timespan(total) if total else '—'} of benchmark jobs"
           " (builds, dataset generation and calibration not included)")
+    note = reference_note(args.results, job_times(args.results)[1])
+    if note:
+        print(note + ".")
     unmeasured = table[table["unmeasured jobs"] > 0]["target"].tolist()
     if unmeasured:
         print("no measurement yet for some jobs of: " + ", ".join(unmeasured)
