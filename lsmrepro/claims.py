@@ -36,44 +36,12 @@ from scipy import stats
 
 from lsmrepro import aggregate, studies
 from lsmrepro.atomic import atomic_path, write_text
-from lsmrepro.config import validate
+from lsmrepro.claims_spec import claim_files, load_claims  # noqa: F401 (the loader, re-exported)
 from lsmrepro.errors import InputError, cli
-
-HERE = Path(__file__).resolve().parent.parent
-SCHEMA = HERE / "paper" / "claims.schema.yaml"
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "no data")
 VERDICT_COLUMNS = ["study", "claim", "paper", "section", "figure", "statement", "expected", "measured",
                    "ci_low", "ci_high", "n", "unit", "verdict", "detail", "runs", "evidence"]
-
-
-def claim_files(study=None):
-    """Each study's claims file, paper/<study>/claims.yaml (one study's, if given)."""
-    ids = [study] if study else list(studies.registry())
-    return [p for p in (HERE / "paper" / s / "claims.yaml" for s in ids) if p.is_file()]
-
-
-def load_claims(paths=None):
-    """The claims of the given files (default: every study's), validated."""
-    out = []
-    for path in ([paths] if isinstance(paths, (str, Path)) else paths or claim_files()):
-        out += _load_file(Path(path))
-    return out
-
-
-def _load_file(path):
-    with open(path) as f:
-        data = yaml.safe_load(f)
-    validate(data, SCHEMA, path)
-    for i, c in enumerate(data["claims"]):
-        if c["study"] not in studies.registry():
-            raise InputError(path, f"claims.{i}.study", f"a study of paper/studies.yaml expected, got {c['study']!r}")
-        if studies.spec_path(c["study"]).is_file() and c["figure"] not in studies.figures(c["study"]):
-            raise InputError(path, f"claims.{i}.figure",
-                             f"a figure of paper/{c['study']}/experiments.yaml expected, got {c['figure']!r}")
-        if path.parent.name in studies.registry() and c["study"] != path.parent.name:
-            raise InputError(path, f"claims.{i}.study", f"{path.parent.name!r} (the folder of this file) expected, got {c['study']!r}")
-    return data["claims"]
 
 
 def _text(value):
