@@ -170,6 +170,7 @@ def rule_text(rule, m):
         how = "×/÷" if log_scale(m) else "±"
         return f"{kind} {how}{rule['tolerance'] * 100:g}%"
     if kind == "direction":
-        return f"direction vs {rule['than']:g} (margin {rule.get('margin', DEFAULT_MARGIN) * 100:g}%)"
-    parts = [f">= {rule['min']:g}"] * ("min" in rule) + [f"<= {rule['max']:g}"] * ("max" in rule)
+        margin = rule.get("margin", DEFAULT_MARGIN)
+        return f"direction vs {rule['than']:g} (margin {f'{margin * 100:g}%' if log_scale(m) else f'{margin:g}'})"
+    parts = [f"{op} {rule[k]:g}" for k, op in (("min", ">="), ("max", "<=")) if k in rule]
     return "bound " + " and ".join(parts)
