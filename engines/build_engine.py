@@ -23,8 +23,8 @@ from pathlib import Path
 
 from engines import registry
 from engines.fetch import sha256_of
-from lsmrepro.atomic import write_text
-from lsmrepro.errors import InputError, cli
+from base.atomic import write_text
+from base.errors import InputError, cli
 
 REPO = registry.REPO
 DRIVER = registry.DRIVER

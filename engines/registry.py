@@ -8,8 +8,8 @@ here: engines/build_engine.py, engines/fetch.py, the Snakemake rules
 """
 from pathlib import Path
 
-from lsmrepro.config import _load_yaml, validate
-from lsmrepro.errors import InputError
+from base.yamlio import load_yaml, validate
+from base.errors import InputError
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -28,7 +28,7 @@ _SHARED_INPUTS = ("engines/driver/src", "engines/driver/CMakeLists.txt",
 
 def load_sources(path=SOURCES):
     """sources.yaml as a dict: source name -> pin, validated."""
-    data = _load_yaml(path)
+    data = load_yaml(path)
     validate(data, HERE / "sources.schema.yaml", path)
     return data
 
@@ -37,7 +37,7 @@ def load_variants(path=VARIANTS, sources=SOURCES):
     """engines.yaml as a dict: engine id -> variant, validated against its
     schema and against what a schema cannot see: each `source` is a pin of
     sources.yaml and each named layer is a folder under engines/."""
-    data = _load_yaml(path)
+    data = load_yaml(path)
     validate(data, HERE / "engines.schema.yaml", path)
     pins = load_sources(sources)
     for name, variant in data.items():

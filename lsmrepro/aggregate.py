@@ -17,8 +17,8 @@ from pathlib import Path
 
 from lsmrepro import bench, runlog, studies
 from lsmrepro.bourbon_rows import bourbon_rows, run_rows
-from lsmrepro.atomic import atomic_path
-from lsmrepro.errors import InputError, cli
+from base.atomic import atomic_path
+from base.errors import InputError, cli
 
 COLUMNS = ["study", "experiment", "scale", "engine", "dataset", "repetition", "run", "point", "workload",
            "metric", "op", "subset", "value", "unit", "source", "note", "build_id", "fingerprint",

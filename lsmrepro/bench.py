@@ -35,9 +35,10 @@ import sys
 import time
 from pathlib import Path
 
-from hardware.cgroup_run import evict
-from lsmrepro.atomic import write_text
-from lsmrepro.errors import InputError, cli
+from base.atomic import write_text
+from base.errors import InputError, cli
+from base.sizes import parse_size
+from hardware.pagecache import evict
 
 FAILED_MARK = "FAILED.json"  # in a load's database folder when the load failed
 
@@ -60,7 +61,6 @@ def db_share_limit(db, rule):
     paper's ratio of memory to data, e.g. 75 GB of RAM over 100 GiB, at every
     scale), plus SIZE for the driver's own working memory (its key arrays and
     oracle), which would otherwise dominate a small scale's limit."""
-    from hardware.limits import parse_size
     share, _, extra = rule.partition("%db")
     try:
         share = float(share) / 100

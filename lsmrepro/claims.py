@@ -35,9 +35,9 @@ import yaml
 from scipy import stats
 
 from lsmrepro import aggregate, studies
-from lsmrepro.atomic import atomic_path, write_text
-from lsmrepro.config import validate
-from lsmrepro.errors import InputError, cli
+from base.atomic import atomic_path, write_text
+from base.yamlio import validate
+from base.errors import InputError, cli
 
 HERE = Path(__file__).resolve().parent.parent
 SCHEMA = HERE / "paper" / "claims.schema.yaml"
@@ -371,10 +371,10 @@ def main(argv=None):
     ap.add_argument("--out-md", required=True)
     ap.add_argument("--scale", help="the scale, whose claims_without_data explain a 'no data' verdict")
     args = ap.parse_args(argv)
-    from paper.plotting import read_tidy
+    from lsmrepro.tidy import read_tidy
     verdicts = check(args.study, read_tidy(args.tidy), load_claims(args.claims), args.figure)
     if args.scale:
-        from lsmrepro.config import load_scale
+        from lsmrepro.studies import load_scale
         reasons = load_scale(args.scale).get("claims_without_data", {})
         no_data = verdicts["verdict"] == "no data"
         verdicts.loc[no_data, "detail"] = verdicts.loc[no_data, "claim"].map(reasons).fillna(verdicts.loc[no_data, "detail"])

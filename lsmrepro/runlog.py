@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from lsmrepro.errors import InputError
+from base.errors import InputError
 
 SCHEMA = Path(__file__).resolve().parent.parent / "engines" / "driver" / "log_schema.yaml"
 

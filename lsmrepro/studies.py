@@ -29,20 +29,22 @@ from pathlib import Path
 
 import pandas as pd
 
-from lsmrepro.config import _load_yaml, validate
-from lsmrepro.errors import InputError, cli
+from base.errors import InputError, cli
+from base.yamlio import load_yaml, validate
+from workloads import catalogue
 
 # Between the name=value parts of a run's or a load's id. Not ",": Snakemake's
 # remote executors (Slurm) pass a job's wildcards as name=value,name=value.
 ID_SEP = "+"
 
 REPO = Path(__file__).resolve().parent.parent
+CONFIG_DIR = REPO / "config"
 PAPER = REPO / "paper"
 REGISTRY = PAPER / "studies.yaml"
 SCHEMA = PAPER / "experiments.schema.yaml"
 OPTION_SETS = PAPER / "option_sets.yaml"
 ENGINES = REPO / "engines" / "engines.yaml"
-DATASETS = REPO / "workloads" / "datasets.yaml"
+DATASETS = catalogue.CATALOGUE
 YCSB_DIR = REPO / "workloads" / "ycsb"
 
 # Fields a figure may give as one value or a list (a list is a grid dimension,
@@ -56,7 +58,7 @@ TOKEN = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 @lru_cache(maxsize=None)
 def registry():
     """study id -> {title, paper}: every study id, written once."""
-    data = _load_yaml(REGISTRY)
+    data = load_yaml(REGISTRY)
     if not isinstance(data, dict) or not data:
         raise InputError(REGISTRY, "", "a mapping of study id -> {title, paper} expected")
     for study, entry in data.items():
@@ -81,17 +83,18 @@ def module_name(name):
 
 @lru_cache(maxsize=None)
 def _engines():
-    return _load_yaml(ENGINES)
+    return load_yaml(ENGINES)
 
 
 @lru_cache(maxsize=None)
 def _datasets():
-    return _load_yaml(DATASETS)
+    # validated here, where the study ids its `uses` must name are known
+    return catalogue.load(DATASETS, registry())
 
 
 @lru_cache(maxsize=None)
 def _option_sets():
-    return _load_yaml(OPTION_SETS)
+    return load_yaml(OPTION_SETS)
 
 
 def _token(value, path, field):
@@ -136,7 +139,7 @@ def _check_figure(study, fig_id, fig, path):
                 for v in values:
                     _token(v, path, f"{where}.grid.{engine}.{option}")
     for i, other in enumerate(fig.get("uses", [])):
-        if other == fig_id or other not in _load_yaml(path)["figures"]:
+        if other == fig_id or other not in load_yaml(path)["figures"]:
             raise InputError(path, f"{where}.uses.{i}", f"another figure of this spec expected, got {other!r}")
     datasets = fig.get("datasets", {})
     labels = datasets if isinstance(datasets, dict) else {d: d for d in datasets}
@@ -168,7 +171,7 @@ def load_spec(study):
     if study not in registry():
         raise InputError(REGISTRY, study, f"a registered study expected ({', '.join(registry())})")
     path = spec_path(study)
-    data = _load_yaml(path)
+    data = load_yaml(path)
     validate(data, SCHEMA, path)
     for fig_id, fig in data["figures"].items():
         _check_figure(study, fig_id, fig, path)
@@ -245,6 +248,16 @@ def load_repetitions(scale_cfg, study, fig_id, repetitions):
     every one (the paper's protocol) unless `counts.figures.<study/figure>.
     load_repetitions` shares them (check_scale keeps it <= repetitions)."""
     return _scale_entry(scale_cfg, study, fig_id).get("load_repetitions", repetitions)
+
+
+def load_scale(name, config_dir=CONFIG_DIR):
+    """config/scales/<name>.yaml, validated against config/scale.schema.yaml
+    and against the study specs it names (check_scale)."""
+    path = Path(config_dir) / "scales" / f"{name}.yaml"
+    data = load_yaml(path)
+    validate(data, Path(config_dir) / "scale.schema.yaml", path)
+    check_scale(data, path)
+    return data
 
 
 def check_scale(scale_cfg, path):
@@ -509,10 +522,10 @@ def main(argv=None):
     r.add_argument("--select")
     args = ap.parse_args(argv)
     if args.cmd == "check":
+        _datasets()
         for s in studies_with_specs():
             print(f"{s}: {len(figures(s))} figures: {', '.join(figures(s))}")
         return
-    from lsmrepro.config import load_scale
     frame = runs(load_scale(args.scale), args.study, args.figure, args.select)
     cols = ["study", "figure", "point", "rep", "load"]
     print(frame[cols].to_string(index=False) if len(frame) else "(no runs)")

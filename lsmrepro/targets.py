@@ -20,8 +20,8 @@ import humanfriendly
 import pandas as pd
 
 from lsmrepro import studies
-from lsmrepro.config import _load_yaml, load_scale
-from lsmrepro.errors import cli
+from base.yamlio import load_yaml
+from base.errors import cli
 
 SCALES = ("smoke", "local", "paper")
 
@@ -43,7 +43,7 @@ def _wall(path):
 
 def state(results, scale):
     """One row per study/figure: state and the last wall time of its jobs."""
-    runs = studies.runs(load_scale(scale))
+    runs = studies.runs(studies.load_scale(scale))
     out = []
     for study, fig, _ in studies.all_figures():
         png = Path(results, scale, "figures", study, f"{fig}.png")
@@ -67,7 +67,7 @@ def state(results, scale):
 
 
 def _keys(scale, dataset):
-    return _load_yaml(studies.DATASETS)["datasets"][dataset]["size"][scale]
+    return load_yaml(studies.DATASETS)["datasets"][dataset]["size"][scale]
 
 
 def _benchmark_seconds(path):
@@ -123,10 +123,10 @@ def estimate(results, scale, select=None):
     row is what running it alone costs, every load it reads included; a
     study's counts each load once, as one Snakemake run of the study makes
     it once for every figure that reads it."""
-    runs = studies.runs(load_scale(scale), select=select)
+    runs = studies.runs(studies.load_scale(scale), select=select)
     measured = _measured(results)
     startup = _startup(measured)
-    per_scale_runs = {s: studies.runs(load_scale(s)) for s in SCALES}
+    per_scale_runs = {s: studies.runs(studies.load_scale(s)) for s in SCALES}
     loads = {}  # load id -> (seconds or None when unmeasured, disk bytes)
 
     def load_cost(load, r):

@@ -173,7 +173,7 @@ rule study_figure:
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_figure.log",
     shell:
-        "{params.py} lsmrepro.figure --study {wildcards.study} --figure {wildcards.figure}"
+        "{params.py} paper.figure --study {wildcards.study} --figure {wildcards.figure}"
         " --tidy {input.tidy} --datasets {params.datasets} --fingerprint {input.fingerprint} --out-pdf {output.pdf} --out-png {output.png}"
         " --out-csv {output.csv} --out-md {output.md} 2> {log}"
 

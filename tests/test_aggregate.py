@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from lsmrepro import aggregate, bourbon_rows
-from lsmrepro.errors import InputError
+from base.errors import InputError
 
 
 def test_every_tidy_value_is_the_number_at_its_source_line(tmp_path, make_log):
@@ -61,7 +61,7 @@ def test_runner_report_becomes_rows_with_field_sources(tmp_path, make_log):
 
 def test_runner_report_without_its_log_is_an_error(tmp_path, make_log):
     import pytest
-    from lsmrepro.errors import InputError
+    from base.errors import InputError
     report = tmp_path / "orphan.limits.json"
     report.write_text("{}")
     with pytest.raises(InputError) as e:
@@ -141,7 +141,7 @@ def test_a_studys_table_joins_its_experiments_tables(tmp_path, make_log):
     assert list(joined.columns[-2:]) == ["index", "table"]
     key = ["run", "metric", "op", "subset"]
     assert joined.sort_values(key).reset_index(drop=True).equals(direct.sort_values(key).reset_index(drop=True))
-    from paper.plotting import read_tidy
+    from lsmrepro.tidy import read_tidy
     both = read_tidy([tmp_path / "fig7.csv", tmp_path / "fig8.csv"])
     assert len(both) == len(direct) and set(both["experiment"]) == {"fig7", "fig8"}
     assert list(read_tidy([]).columns) == aggregate.COLUMNS

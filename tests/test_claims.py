@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from lsmrepro import aggregate, claims
-from lsmrepro.errors import InputError
+from base.errors import InputError
 
 
 def test_verdict_rules():
@@ -74,7 +74,7 @@ def test_every_claim_has_no_data_on_an_empty_tidy_table(tmp_path, study):
     "no data" for every claim, never a crash on a grid factor no run has."""
     path = tmp_path / "tidy.csv"
     path.write_text(",".join(aggregate.COLUMNS) + "\n")
-    from paper.plotting import read_tidy
+    from lsmrepro.tidy import read_tidy
     mine = [c for c in claims.load_claims() if c["study"] == study]
     r = claims.check(study, read_tidy(path), mine)
     assert len(r) == len(mine) and set(r["verdict"]) == {"no data"}

@@ -3,7 +3,8 @@ others, and failed runs are marked, not dropped silently."""
 import pandas as pd
 import pytest
 
-from lsmrepro import aggregate, bench, figure, studies
+from lsmrepro import aggregate, bench, studies
+from paper import figure
 
 
 def _tidy(tmp_path, make_log, failed=False):
@@ -16,7 +17,7 @@ def _tidy(tmp_path, make_log, failed=False):
                              "repetition": "0", "point": "engine=rocksdb+dataset=lognormal+workload=lookups"})
         logs.append(str(f))
     aggregate.aggregate(logs, tmp_path / "t.csv")
-    from paper.plotting import read_tidy
+    from lsmrepro.tidy import read_tidy
     return read_tidy(tmp_path / "t.csv")
 
 

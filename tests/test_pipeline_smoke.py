@@ -17,11 +17,11 @@ import pandas as pd
 import pytest
 
 from lsmrepro import aggregate, bourbon_rows
-from lsmrepro import config as lsm_config
+from lsmrepro import studies as lsm_studies
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root
 pytestmark = pytest.mark.e2e
-SCALES = {s: lsm_config.load_scale(s) for s in ("smoke",)}
+SCALES = {s: lsm_studies.load_scale(s) for s in ("smoke",)}
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "--profile", "profiles/default"]
 
 

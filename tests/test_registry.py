@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from engines import build_engine, registry
-from lsmrepro.errors import InputError
+from base.errors import InputError
 
 REPO = registry.REPO
 

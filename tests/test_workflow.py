@@ -64,8 +64,8 @@ def test_list_and_estimate_say_what_is_missing(tmp_path):
 
 def test_list_says_done_then_stale_when_a_raw_log_is_newer(tmp_path):
     import os
-    from lsmrepro import config, studies, targets
-    runs = studies.runs(config.load_scale("smoke"), "baseline", "point")
+    from lsmrepro import studies, targets
+    runs = studies.runs(studies.load_scale("smoke"), "baseline", "point")
     for r in runs.itertuples():
         stem = tmp_path / "smoke" / "raw" / "baseline" / "point" / r.point / f"r{r.rep}"
         stem.parent.mkdir(parents=True, exist_ok=True)
@@ -86,8 +86,8 @@ def test_estimate_counts_a_shared_load_once_for_the_study(tmp_path):
     """doblix's fig1 reads fig9's WIKI read-only load: each figure alone pays
     for it, the study once. Every job measured at 10 s with no phase records,
     so every job is estimated at 10 s."""
-    from lsmrepro import config, studies, targets
-    runs = studies.runs(config.load_scale("smoke"), "doblix")
+    from lsmrepro import studies, targets
+    runs = studies.runs(studies.load_scale("smoke"), "doblix")
     bench = tmp_path / "smoke" / "benchmarks"
     paths = [bench / "loads" / f"{load}.tsv" for load in runs["load"].unique()]
     paths += [bench / r.study / r.figure / r.point / f"r{r.rep}.tsv" for r in runs.itertuples()]

@@ -11,7 +11,7 @@ the error, and an `error:` line naming the figure (so does a figure whose runs
 come from more than one machine fingerprint: they are never averaged): the other figures, and the
 report, are still made.
 
-    python -m lsmrepro.figure --study baseline --figure point --tidy results/smoke/tidy/baseline/point.csv \\
+    python -m paper.figure --study baseline --figure point --tidy results/smoke/tidy/baseline/point.csv \\
         --out-pdf ... --out-png ... --out-csv ... --out-md ...
 """
 import argparse
@@ -23,7 +23,8 @@ import traceback
 import pandas as pd
 
 from lsmrepro import studies
-from lsmrepro.errors import cli
+from lsmrepro.tidy import read_tidy
+from base.errors import cli
 from paper import plotting
 
 ERROR_COLUMNS = ["study", "figure", "error"]
@@ -78,7 +79,7 @@ def main(argv=None):
     for name in ("pdf", "png", "csv", "md"):
         ap.add_argument(f"--out-{name}", required=True)
     args = ap.parse_args(argv)
-    tidy = plotting.read_tidy(args.tidy)
+    tidy = read_tidy(args.tidy)
     fingerprint = None
     if args.fingerprint:
         with open(args.fingerprint) as f:
