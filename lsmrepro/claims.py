@@ -92,7 +92,7 @@ def _grid_options():
     """Tidy columns a run may add: every grid option of every study's spec,
     the id names of dimensions a figure gives as a list (`key`, `order`,
     ...), and the DobLIX agent's state columns."""
-    out = set(aggregate.AGENT_COLUMNS)
+    out = set(aggregate.ENGINE_COLUMNS)
     for _, _, fig in studies.all_figures():
         for grids in fig.get("grid", {}).values():
             for grid in (grids if isinstance(grids, list) else [grids]):

@@ -3,7 +3,7 @@ import json
 import pandas as pd
 import pytest
 
-from lsmrepro import aggregate, bourbon_rows
+from lsmrepro import aggregate
 from base.errors import InputError
 
 
@@ -22,7 +22,7 @@ def test_every_tidy_value_is_the_number_at_its_source_line(tmp_path, make_log):
             flat += [v for v in record.get(part, {}).values() if isinstance(v, (int, float))]
         flat += list(((record.get("hooks") or {}).get("compaction_totals") or {}).values())
         if record["type"] == "run":  # the dataset's size and the device calibration
-            flat.append(bourbon_rows.field(row["metric"], record))
+            flat.append(aggregate.run_field(row["metric"], record))
         assert any(abs(float(v) - row["value"]) < 1e-9 for v in flat), row.to_dict()
 
 

@@ -16,7 +16,7 @@ import sys
 import pandas as pd
 import pytest
 
-from lsmrepro import aggregate, bourbon_rows
+from lsmrepro import aggregate, engine_rows
 from lsmrepro import studies as lsm_studies
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root
@@ -142,22 +142,14 @@ def _field_of(metric, record, subset="", file=None):
     if kind == "run" and metric.startswith("setup_"):
         section, field = aggregate.SETUP_FIELDS[metric[len("setup_"):]]
         return float(record[section][field])
-    if kind == "run" or (kind == "engine" and name.startswith("bourbon_")):
-        return bourbon_rows.field(metric, record, subset, file)
+    if kind == "run":
+        return aggregate.run_field(metric, record)
     if kind == "check":
         return record[{"answers_verified": "verified", "answers_wrong": "wrong"}[metric]]
     if kind == "engine":
-        if name.startswith("hooks_compaction_"):
-            return record["hooks"]["compaction_totals"][name[len("hooks_compaction_"):]]
-        if name.startswith("agent_"):
-            step = record["doblix"]["agent_episodes"][int(subset)]
-            return step[name[len("agent_"):]]
-        for section in ("doblix", "steps"):
-            if name.startswith(section + "_") and name not in record:
-                return record[section][name[len(section) + 1:]]
-        if name not in record and name.startswith("learned_"):
-            return record["learned"][name[len("learned_"):]]
-        return record[name]
+        if name in record:
+            return record[name]
+        return engine_rows.field(name, record, subset, file)
     raise AssertionError(f"{metric} read from a {kind} record")
 
 
