@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from base import pyimports
 from base.errors import InputError, cli
 from base.yamlio import load_yaml, validate
 from workloads import catalogue
@@ -87,8 +88,9 @@ def _engines():
 
 
 @lru_cache(maxsize=None)
-def _datasets():
-    # validated here, where the study ids its `uses` must name are known
+def datasets_catalogue():
+    """workloads/datasets.yaml, validated here, where the study ids its
+    `uses` must name are known. A figure gets it as spec["catalogue"]."""
     return catalogue.load(DATASETS, registry())
 
 
@@ -117,7 +119,7 @@ def _subgrids(grid):
 
 def _check_figure(study, fig_id, fig, path):
     where = f"figures.{fig_id}"
-    engines, catalogue = _engines(), _datasets()
+    engines, catalogue = _engines(), datasets_catalogue()
     for i, engine in enumerate(fig.get("engines", [])):
         if engine not in engines:
             raise InputError(path, f"{where}.engines.{i}", f"an engine of engines/engines.yaml expected ({', '.join(engines)}), got {engine!r}")
@@ -194,6 +196,15 @@ def caption(study, figure):
     return fig["caption"] if number == "—" else f"{number}. {fig['caption']}"
 
 
+def figure_code(study, figure):
+    """The Python files a figure's function reads: paper/<study>/<figure>.py
+    and every file of the repository it reaches through imports (a study's
+    helpers, paper/plotting.py, ...), relative to the repository; the
+    inputs of its rule, so an edit to a helper makes the figure again."""
+    roots = {p.name for p in REPO.iterdir() if (p / "__init__.py").is_file()}
+    return [str(p.relative_to(REPO)) for p in pyimports.reached(PAPER / study / f"{figure}.py", REPO, roots)]
+
+
 def figure_datasets(study, figure):
     """Datasets a figure reads itself (figures without runs, e.g. key CDFs)."""
     fig = figures(study)[figure]
@@ -217,7 +228,7 @@ def figure_experiments(study, figure):
 
 def ycsb_spec_file(name):
     """workloads/ycsb/<name>, or the file of a mix named in the catalogue."""
-    mixes = _datasets().get("mixes", {})
+    mixes = datasets_catalogue().get("mixes", {})
     if name in mixes:
         return mixes[name]
     if (YCSB_DIR / name).is_file():
@@ -522,7 +533,7 @@ def main(argv=None):
     r.add_argument("--select")
     args = ap.parse_args(argv)
     if args.cmd == "check":
-        _datasets()
+        datasets_catalogue()
         for s in studies_with_specs():
             print(f"{s}: {len(figures(s))} figures: {', '.join(figures(s))}")
         return

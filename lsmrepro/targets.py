@@ -50,7 +50,8 @@ def state(results, scale):
         rows = runs[(runs["study"] == study) & (runs["figure"] == fig)] if len(runs) else runs
         raw = [Path(f"{_run_stem(results, scale, r)}.jsonl") for r in rows.itertuples()]
         loads = sorted(set(rows["load"])) if len(rows) else []
-        inputs = raw + [studies.spec_path(study), studies.PAPER / study / f"{fig}.py"]
+        inputs = raw + [studies.spec_path(study), studies.DATASETS]
+        inputs += [studies.REPO / f for f in studies.figure_code(study, fig)]
         seconds = sum(_wall(f"{_run_stem(results, scale, r)}.limits.json") for r in rows.itertuples())
         seconds += sum(_wall(f"{_load_stem(results, scale, ld)}.limits.json") for ld in loads)
         if not png.exists() or any(not p.exists() for p in raw):

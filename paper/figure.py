@@ -1,8 +1,9 @@
 """Makes one figure: calls `figure(tidy, spec)` of paper/<study>/<figure>.py,
 a pure function of the figure's tidy rows (failed runs included, metric
 `failed`) and its spec (experiments.yaml's entry, plus `study`, `id`,
-`caption`, `dataset_files`: label -> path, and `fingerprint`: the
-machine's hardware fingerprint, a dict), returning (a matplotlib Figure
+`caption`, `dataset_files`: label -> path, `fingerprint`: the
+machine's hardware fingerprint, a dict, and `catalogue`: the dataset
+catalogue, workloads/datasets.yaml), returning (a matplotlib Figure
 or None for a table, a DataFrame). Writes PDF + PNG (a table is drawn when
 there is no figure) and the table as CSV + Markdown, each atomically.
 
@@ -42,7 +43,8 @@ def figure_spec(study, figure, dataset_files=(), fingerprint=None):
     spec = dict(studies.figures(study)[figure])
     names = studies.figure_datasets(study, figure)
     spec.update(study=study, id=figure, caption=studies.caption(study, figure),
-                dataset_files=dict(zip(names, dataset_files)), fingerprint=fingerprint or {})
+                dataset_files=dict(zip(names, dataset_files)), fingerprint=fingerprint or {},
+                catalogue=studies.datasets_catalogue())
     return spec
 
 

@@ -153,8 +153,9 @@ rule study_figure:
     input:
         tidy=lambda w: figure_tidy(w.scale, w.study, w.figure),
         spec="paper/{study}/experiments.yaml",
-        code="paper/{study}/{figure}.py",
+        code=lambda w: lsm_studies.figure_code(w.study, w.figure),
         style="paper/plotting.py",
+        catalogue=str(lsm_studies.DATASETS.relative_to(lsm_studies.REPO)),
         datasets=lambda w: [dataset_file(w.scale, d) for d in
                             lsm_studies.figure_datasets(w.study, w.figure)],
         fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",

@@ -1,10 +1,11 @@
 """The import graph, drawn from the source (ast): folders import one way
 (README.md, "DESIGN: layers") and no module reaches itself through imports.
 Imports inside functions count: a lazy import is still a dependency."""
-import ast
 from pathlib import Path
 
 import pytest
+
+from base import pyimports
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -33,30 +34,8 @@ def module_of(rel):
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imported(rel):
-    """The repository modules `rel` imports: `from a import b` is module a.b
-    when that is a file, else a."""
-    tree = ast.parse((REPO / rel).read_text(), str(rel))
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [f"{node.module}.{a.name}" if _is_module(f"{node.module}.{a.name}") else node.module
-                     for a in node.names]
-        else:
-            continue
-        out |= {n for n in names if n.split(".")[0] in LAYERS}
-    return out
-
-
-def _is_module(name):
-    path = REPO.joinpath(*name.split("."))
-    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
-
-
 def graph():
-    return {module_of(rel): (rel, imported(rel)) for rel in sources()}
+    return {module_of(rel): (rel, pyimports.imported(REPO / rel, REPO, LAYERS)) for rel in sources()}
 
 
 def test_folders_import_downwards():
