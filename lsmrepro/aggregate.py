@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from lsmrepro import bench, engine_rows, runlog, studies
+from lsmrepro import bench, engine_rows, runlog
 from base.atomic import atomic_path
 from base.errors import InputError, cli
 
@@ -37,21 +37,15 @@ ENGINE_COLUMNS = engine_rows.columns()
 FACTOR_KEYS = ("study", "experiment", "scale", "dataset", "repetition")
 
 
-def point_factors(point):
-    """"engine=leveldb+index=pgm+position_boundary=16" -> {name: value}."""
-    out = {}
-    for part in filter(None, str(point).split(studies.ID_SEP)):
-        k, _, v = part.partition("=")
-        out[k] = v
-    return out
-
-
-def _factors(path, meta, engine, build_id="", fingerprint=None):
+def _factors(path, meta, manifest, engine, build_id="", fingerprint=None):
     missing = [k for k in FACTOR_KEYS if k not in meta]
     if missing:
         raise InputError(path, "line 1: run.meta", f"keys {', '.join(missing)} expected (lsmbench --meta)")
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("factors"), dict):
+        raise InputError(path, "line 1: manifest", "the run's manifest with its factors expected "
+                                                   "(lsmrepro.bench run --manifest attaches it)")
     point = meta.get("point", "")
-    factors = {k: v for k, v in point_factors(point).items() if k not in ("engine", "dataset")}
+    factors = {k: v for k, v in manifest["factors"].items() if k not in ("engine", "dataset")}
     rep = int(meta["repetition"])
     return {
         **factors,
@@ -80,7 +74,7 @@ def engine_of(run):
 def factors_of(log):
     run = log.run
     fingerprint = run["attached"].get("fingerprint", {}) or {}
-    return _factors(log.path, run["meta"], engine_of(run),
+    return _factors(log.path, run["meta"], run["attached"].get("manifest"), engine_of(run),
                     (run.get("build_id") or {}).get("id", ""), fingerprint)
 
 
@@ -228,7 +222,8 @@ def limit_rows(base, report_path, prefix=""):
 
 def failed_rows(path, record):
     """A failed job's one `failed` record (lsmrepro.bench) as one tidy row."""
-    base = _factors(path, record.get("meta", {}), point_factors(record.get("meta", {}).get("point", "")).get("engine", ""))
+    manifest = record.get("manifest")
+    base = _factors(path, record.get("meta", {}), manifest, (manifest or {}).get("engine", ""))
     return [{**base, "metric": "failed", "op": "", "subset": "", "value": 1, "unit": "",
              "source": f"{path}:1", "note": record["reason"]}]
 

@@ -347,9 +347,10 @@ def _point_rows(study, fig_id, fig, cnt):
                         parts = [("engine", engine), *chosen.items(), ("dataset", label), ("workload", wname)]
                         parts += [(ID_NAMES.get(d, d), dim[d]) for d in varying]
                         options = {**{k: str(v) for k, v in fixed.items()}, **chosen}
+                        factors = {k: _token(v, "", "") for k, v in parts}
                         rows.append({
                             "study": study, "figure": fig_id,
-                            "point": ID_SEP.join(f"{k}={_token(v, '', '')}" for k, v in parts),
+                            "point": ID_SEP.join(f"{k}={v}" for k, v in factors.items()), "factors": factors,
                             "engine": engine, "dataset": label, "dataset_name": dataset,
                             "workload": wname, **{d: dim[d] for d in DIMENSIONS}, **chosen,
                             "options": options, "workload_spec": w,
@@ -358,6 +359,15 @@ def _point_rows(study, fig_id, fig, cnt):
                             "run_options": fig.get("run_options", []),
                         })
     return rows
+
+
+def run_manifest(row):
+    """A run's identity and set-up as JSON text (the bench rule passes it to
+    lsmrepro.bench, which attaches it to the run's log as `manifest`):
+    aggregate reads the run's factors from it, never from its id."""
+    return json.dumps({"study": row.study, "experiment": row.figure, "point": row.point,
+                       "repetition": row.rep, "engine": row.engine, "dataset": row.dataset,
+                       "factors": row.factors, "options": row.options})
 
 
 def _load_id(row):

@@ -92,6 +92,7 @@ rule bench_run:
         workdb=lambda w: f"{hardware_db_dir(w.scale)}/runs/{w.study}/{w.figure}/{w.point}/r{w.rep}",
         dataset=lambda w: run_row(w).dataset,
         load=lambda w: run_row(w).load,
+        manifest=lambda w: lsm_studies.run_manifest(run_row(w)),
     threads: workflow.cores
     resources:
         bench_lock=1,
@@ -104,6 +105,7 @@ rule bench_run:
     shell:
         "{params.py} lsmrepro.bench run --from {input.load_db} --load-log {input.load_log}"
         " --db {params.workdb} --cache {params.cache} --log {output.log} --limits {output.limits}"
+        " --manifest {params.manifest:q}"
         " --memory {params.limit} {params.unenforced} --"
         " {input.binary} --dataset {input.dataset} --dataset-manifest {input.manifest}"
         " --attach fingerprint={input.fingerprint} --attach calibration={input.calibration}"

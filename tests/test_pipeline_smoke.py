@@ -355,6 +355,7 @@ def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
     common = [binary, "--dataset", dataset, "--seed", 3, "--ops", 2000, "--negative-share", 0.1,
               "--meta", "study=baseline", "--meta", "experiment=point", "--meta", "scale=smoke",
               "--meta", "dataset=uniform", "--meta", "repetition=0", "--meta", "point=engine=leveldb+dataset=uniform"]
+    manifest = json.dumps({"engine": "leveldb", "factors": {"engine": "leveldb", "dataset": "uniform"}})
     load_log = tmp_path / "load.jsonl"
     r = _bench("load", "--db", tmp_path / "load-db", "--log", load_log, "--limits", tmp_path / "load.limits.json",
                "--memory", "none", "--", *common, "--phase", "load")
@@ -364,7 +365,7 @@ def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
     run_log = tmp_path / "run.jsonl"
     r = _bench("run", "--from", tmp_path / "load-db", "--load-log", load_log, "--db", tmp_path / "copy",
                "--cache", "cold", "--log", run_log, "--limits", tmp_path / "run.limits.json", "--memory", "none",
-               "--", *common, "--phase", "run")
+               "--manifest", manifest, "--", *common, "--phase", "run")
     assert r.returncode == 0, r.stderr
     records = [json.loads(x) for x in run_log.read_text().splitlines()]
     meta = records[0]["meta"]
@@ -373,6 +374,7 @@ def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
     # evicted again after open, just before the run phase
     assert [x["phase"] for x in records if x["type"] == "phase"] == ["evict", "run"]
     assert records[0]["workload"]["evict_before_run"] is True
+    assert records[0]["attached"]["manifest"] == json.loads(manifest)  # the run's factors travel in its log
     assert next(x for x in records if x.get("phase") == "evict")["ops"] > 0
     check = next(x for x in records if x["type"] == "check")
     assert check["wrong"] == 0 and check["verified"] > 2000
@@ -380,13 +382,14 @@ def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
     failed_log = tmp_path / "failed.jsonl"
     r = _bench("run", "--from", tmp_path / "load-db", "--load-log", load_log, "--db", tmp_path / "copy2",
                "--log", failed_log, "--limits", tmp_path / "failed.limits.json", "--memory", "none",
-               "--", *common, "--phase", "run", "-o", "block_size=lots")
+               "--manifest", manifest, "--", *common, "--phase", "run", "-o", "block_size=lots")
     assert r.returncode == 0, r.stderr
     failure = json.loads(failed_log.read_text())
     assert failure["type"] == "failed" and "block_size" in failure["reason"] and failure["meta"]["point"]
+    assert failure["manifest"] == json.loads(manifest)
     r = _bench("run", "--from", tmp_path / "load-db", "--load-log", load_log, "--db", tmp_path / "copy3",
                "--log", tmp_path / "typo.jsonl", "--limits", tmp_path / "typo.limits.json", "--memory", "none",
-               "--", *common, "--phase", "run", "-o", "blocksize=4096")
+               "--manifest", manifest, "--", *common, "--phase", "run", "-o", "blocksize=4096")
     assert r.returncode == 2 and "'blocksize'" in r.stderr and "block_size" in r.stderr
     assert not (tmp_path / "typo.jsonl").exists()
 

@@ -1,6 +1,7 @@
 """Studies as data: the registry, a spec's validation (each bad input one
 error naming file, field and what was expected) and its expansion into runs."""
 import copy
+import json
 
 import pytest
 import yaml
@@ -190,12 +191,12 @@ def test_grid_is_the_product_of_its_lists(tmp_path, monkeypatch):
     assert level["point"].is_unique
 
 
-@given(st.dictionaries(st.sampled_from(["engine", "index", "position_boundary", "dataset", "workload"]),
-                       st.text(alphabet=sorted(studies.TOKEN), min_size=1, max_size=8), min_size=1))
-def test_point_ids_round_trip_to_their_factors(factors):
-    from lsmrepro.aggregate import point_factors
-    point = studies.ID_SEP.join(f"{k}={v}" for k, v in factors.items())
-    assert point_factors(point) == factors
+def test_a_runs_id_is_its_manifests_factors():
+    """The run id names the folder; the factors travel as data (the manifest)."""
+    for row in studies.runs(SMOKE).itertuples():
+        manifest = json.loads(studies.run_manifest(row))
+        assert row.point == studies.ID_SEP.join(f"{k}={v}" for k, v in manifest["factors"].items())
+        assert manifest["engine"] == manifest["factors"]["engine"] == row.engine
 
 
 def test_a_grid_list_is_the_union_of_its_products(tmp_path, monkeypatch):
