@@ -28,8 +28,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from lsmrepro.atomic import write_text
-from lsmrepro.errors import InputError, cli
+from base.atomic import write_text
+from base.errors import InputError, cli
 
 DATASETS = {"linear": "bourbon_linear", "seg-1%": "bourbon_seg1", "seg-10%": "bourbon_seg10",
             "normal": "bourbon_normal", "AR": "amazon_reviews", "OSM": "nyc_osm"}

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from engines import registry
 from engines.fetch import sha256_of
-from lsmrepro.atomic import write_text
-from lsmrepro.errors import InputError, cli
+from base.atomic import write_text
+from base.errors import InputError, cli
 
 REPO = registry.REPO
 DRIVER = registry.DRIVER
@@ -92,10 +92,10 @@ def unpack(tarball, top_dir, dest):
 
 def apply_overlay(name, src, log):
     for variant_dir in registry.layers(name):
-        overlay = variant_dir / "overlay"
+        overlay = variant_dir / registry.OVERLAY
         if overlay.is_dir():
             shutil.copytree(overlay, src, dirs_exist_ok=True)
-        patches = variant_dir / "patches"
+        patches = variant_dir / registry.PATCHES
         for patch in sorted(patches.glob("*.patch")) if patches.is_dir() else []:
             run(["patch", "-p1", "--forward", "-i", str(patch)], log, cwd=src)
 

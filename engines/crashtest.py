@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from lsmrepro.errors import InputError, cli
+from base.errors import InputError, cli
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent

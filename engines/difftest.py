@@ -35,7 +35,7 @@ from pathlib import Path
 import yaml
 
 from engines import registry
-from lsmrepro.errors import InputError, cli
+from base.errors import InputError, cli
 
 SUITE = Path(__file__).with_name("difftest.yaml")
 

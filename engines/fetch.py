@@ -4,7 +4,7 @@ Tries, in order: the local drop folder, each upstream URL, Debian's source
 package. A source that is unreachable is skipped; a file that is reached but
 has the wrong sha256 stops everything, naming the file and both hashes,
 because a wrong tarball must never be built. Downloads retry, show progress
-and resume a partial `<out>.part` (engines/download.py).
+and resume a partial `<out>.part` (base/download.py).
 
     python -m engines.fetch leveldb --out build/sources/leveldb-1.23.tar.gz
 """
@@ -20,9 +20,9 @@ from pathlib import Path
 from debian.deb822 import Deb822
 
 from engines import registry
-from engines.download import Unreachable, download, file_hash
-from lsmrepro.atomic import atomic_path
-from lsmrepro.errors import InputError, cli
+from base.download import Unreachable, download, file_hash
+from base.atomic import atomic_path
+from base.errors import InputError, cli
 
 
 def sha256_of(path):

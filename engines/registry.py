@@ -8,8 +8,8 @@ here: engines/build_engine.py, engines/fetch.py, the Snakemake rules
 """
 from pathlib import Path
 
-from lsmrepro.config import _load_yaml, validate
-from lsmrepro.errors import InputError
+from base.yamlio import load_yaml, validate
+from base.errors import InputError
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -17,18 +17,25 @@ VARIANTS = HERE / "engines.yaml"
 SOURCES = HERE / "sources.yaml"
 DRIVER = HERE / "driver"
 
+# What a build reads of each layer folder (build_engine.apply_overlay): the
+# files copied over the pristine tree and the patches applied to it; not
+# its README, scripts, log fields or tests, whose edits must not rebuild it
+# (and invalidate every result of the engine).
+OVERLAY, PATCHES = "overlay", "patches"
 # What every lsmbench is made of besides the variant's own layers: the
 # driver (its log schema gives the writer its version), the workload and
 # index code it compiles in, the variant list and the script that builds.
-# Relative to the repository.
+# Relative to the repository; of a folder, only its C and C++ sources (a
+# YCSB spec file beside core_workload.cc is read at run time, not built).
 _SHARED_INPUTS = ("engines/driver/src", "engines/driver/CMakeLists.txt",
                   "engines/driver/log_schema.yaml", "workloads/sosd", "workloads/ycsb", "workloads/gen",
                   "indexes/include", "engines/engines.yaml", "engines/build_engine.py")
+SOURCE_SUFFIXES = (".h", ".hpp", ".cc", ".cpp", ".c", ".inc")
 
 
 def load_sources(path=SOURCES):
     """sources.yaml as a dict: source name -> pin, validated."""
-    data = _load_yaml(path)
+    data = load_yaml(path)
     validate(data, HERE / "sources.schema.yaml", path)
     return data
 
@@ -37,7 +44,7 @@ def load_variants(path=VARIANTS, sources=SOURCES):
     """engines.yaml as a dict: engine id -> variant, validated against its
     schema and against what a schema cannot see: each `source` is a pin of
     sources.yaml and each named layer is a folder under engines/."""
-    data = _load_yaml(path)
+    data = load_yaml(path)
     validate(data, HERE / "engines.schema.yaml", path)
     pins = load_sources(sources)
     for name, variant in data.items():
@@ -83,28 +90,31 @@ def layers(name, variants=None):
     return [HERE / layer for layer in v.get("layers", [name])]
 
 
-def _files_under(root):
+def _files_under(root, suffixes=None):
     if root.is_file():
         return [root]
     if root.is_dir():
-        return [p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+        return [p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                and (suffixes is None or p.suffix in suffixes)]
     return []
 
 
 def build_inputs(name, variants=None):
-    """Every file of ours compiled into engine `name`'s lsmbench, sorted:
-    its layers, the driver, the headers it includes, engines.yaml. The build
+    """Every file of ours the build of engine `name` reads, sorted: its
+    layers' overlays and patches, the driver, the sources it compiles in,
+    engines.yaml and the build script. The build
     id hashes exactly these and the Snakemake rule lists exactly these as
     inputs, so an edit to any of them both changes the id and rebuilds.
     A variant with `library_from` links that variant's library, so that
     variant's layers count too."""
     variants = variants or load_variants()
     owners = [name] + ([variants[name]["library_from"]] if "library_from" in variants[name] else [])
-    roots = [*(layer for n in owners for layer in layers(n, variants)),
-             *(REPO / p for p in _SHARED_INPUTS)]
+    files = [p for n in owners for layer in layers(n, variants) for part in (OVERLAY, PATCHES)
+             for p in _files_under(layer / part)]
+    files += [p for shared in _SHARED_INPUTS for p in _files_under(REPO / shared, SOURCE_SUFFIXES)]
     # lsmbench compiles one adapter (driver/CMakeLists.txt): another
     # engine's adapter is not part of this binary, and an edit to it must
     # not rerun this engine's results.
     own = DRIVER / "src" / f"{variants[name]['adapter']}_engine.cc"
-    return sorted({p for root in roots for p in _files_under(root)
+    return sorted({p for p in files
                    if not (p.parent == DRIVER / "src" and p.name.endswith("_engine.cc")) or p == own})

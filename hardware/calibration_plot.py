@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from lsmrepro.atomic import atomic_path, write_text
-from lsmrepro.errors import InputError, cli
+from base.atomic import atomic_path, write_text
+from base.errors import InputError, cli
 
 from hardware.fio_profile import MEASUREMENT_ORDER
 

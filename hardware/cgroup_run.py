@@ -55,12 +55,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from lsmrepro.atomic import write_text
-from lsmrepro.errors import InputError, cli
+from base.atomic import write_text
+from base.errors import InputError, cli
 
 from hardware.cgroups import Host, NotPermitted, choose_backend
 from hardware.contention import HostSample, contention
-from hardware.limits import human, mem_total_bytes, parse_limit, swap_total_bytes
+from base.sizes import human
+from hardware.limits import mem_total_bytes, parse_limit, swap_total_bytes
+from hardware.pagecache import evict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT_STATUS = 124
@@ -83,26 +85,6 @@ def drop_caches(host):
         raise NotPermitted(f"--drop-caches needs write access to {host.drop_caches} "
                            f"(root) to start the run with a cold page cache "
                            f"({os.strerror(e.errno) if e.errno else e})") from e
-
-
-def evict(paths):
-    """Write back and drop the cached pages of these files (dirs: recursively)."""
-    files = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            files += [q for q in p.rglob("*") if q.is_file()]
-        elif p.is_file():
-            files.append(p)
-        else:
-            raise InputError(p, "--evict", "an existing file or directory")
-    for f in files:
-        fd = os.open(f, os.O_RDONLY)
-        try:
-            os.fdatasync(fd)
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-        finally:
-            os.close(fd)
-    return len(files)
 
 
 class Runner:

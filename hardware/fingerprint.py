@@ -32,8 +32,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lsmrepro.atomic import write_text
-from lsmrepro.errors import InputError, cli
+from base.atomic import write_text
+from base.errors import InputError, cli
 
 from hardware.cgroups import parse_mountinfo
 

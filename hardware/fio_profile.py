@@ -28,10 +28,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from lsmrepro.atomic import write_text
-from lsmrepro.errors import InputError, cli
+from base.atomic import write_text
+from base.errors import InputError, cli
 
-from hardware.limits import parse_size
+from base.sizes import parse_size
 
 SCHEMA = "lsmbench/device-profile/1"
 MEASUREMENT_ORDER = ["seqwrite-1m", "seqread-1m", "randread-4k-qd1",

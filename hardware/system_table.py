@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from lsmrepro.atomic import write_text
-from lsmrepro.errors import InputError, cli
+from base.atomic import write_text
+from base.errors import InputError, cli
 
 
 def _gib(n):

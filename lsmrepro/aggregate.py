@@ -15,10 +15,9 @@ import json
 import sys
 from pathlib import Path
 
-from lsmrepro import bench, runlog, studies
-from lsmrepro.bourbon_rows import bourbon_rows, run_rows
-from lsmrepro.atomic import atomic_path
-from lsmrepro.errors import InputError, cli
+from lsmrepro import bench, engine_rows, runlog
+from base.atomic import atomic_path
+from base.errors import InputError, cli
 
 COLUMNS = ["study", "experiment", "scale", "engine", "dataset", "repetition", "run", "point", "workload",
            "metric", "op", "subset", "value", "unit", "source", "note", "build_id", "fingerprint",
@@ -32,28 +31,21 @@ SETUP_FIELDS = {"loaded_keys": ("workload", "loaded_keys"), "key_bytes": ("workl
                 "value_bytes": ("workload", "value_bytes"), "ops": ("workload", "ops"),
                 "max_background_jobs": ("options", "max_background_jobs"),
                 "block_cache_bytes": ("options", "block_cache_bytes")}
-# Text fields of a DobLIX agent step, kept in the `note` of its rows.
-AGENT_TEXT = ("state", "action", "next_state", "distribution_shift")
-# ... and the state as columns of those rows (claims select by them).
-AGENT_COLUMNS = ("agent_state", "agent_model", "agent_block")
+# Columns the variants' engine rows add (engines/<folder>/log.yaml), e.g.
+# the DobLIX agent's state: claims may select by them.
+ENGINE_COLUMNS = engine_rows.columns()
 FACTOR_KEYS = ("study", "experiment", "scale", "dataset", "repetition")
 
 
-def point_factors(point):
-    """"engine=leveldb+index=pgm+position_boundary=16" -> {name: value}."""
-    out = {}
-    for part in filter(None, str(point).split(studies.ID_SEP)):
-        k, _, v = part.partition("=")
-        out[k] = v
-    return out
-
-
-def _factors(path, meta, engine, build_id="", fingerprint=None):
+def _factors(path, meta, manifest, engine, build_id="", fingerprint=None):
     missing = [k for k in FACTOR_KEYS if k not in meta]
     if missing:
         raise InputError(path, "line 1: run.meta", f"keys {', '.join(missing)} expected (lsmbench --meta)")
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("factors"), dict):
+        raise InputError(path, "line 1: manifest", "the run's manifest with its factors expected "
+                                                   "(lsmrepro.bench run --manifest attaches it)")
     point = meta.get("point", "")
-    factors = {k: v for k, v in point_factors(point).items() if k not in ("engine", "dataset")}
+    factors = {k: v for k, v in manifest["factors"].items() if k not in ("engine", "dataset")}
     rep = int(meta["repetition"])
     return {
         **factors,
@@ -82,7 +74,7 @@ def engine_of(run):
 def factors_of(log):
     run = log.run
     fingerprint = run["attached"].get("fingerprint", {}) or {}
-    return _factors(log.path, run["meta"], engine_of(run),
+    return _factors(log.path, run["meta"], run["attached"].get("manifest"), engine_of(run),
                     (run.get("build_id") or {}).get("id", ""), fingerprint)
 
 
@@ -141,53 +133,42 @@ def rows_of(log, base=None, prefix="", phases=None):
             for name, value in (d.get("timer_overhead") or {}).items():
                 out.append(row(rec, f"{scope}_timer_{name}", value, "ns" if "_ns_" in name else ""))
         elif kind == "engine":
-            # Top-level numbers, and those of the `learned` section (model
-            # counters of leveldb-learned, e.g. slr_abandoned) as learned_*.
-            flat = [(k, v) for k, v in d.items() if k != "type"]
-            flat += [(f"learned_{k}", v) for k, v in (d.get("learned") or {}).items()]
-            for key, value in flat:
+            # Its top-level numbers, then each variant's fields as that
+            # variant declares them (engines/<folder>/log.yaml).
+            for key, value in d.items():
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
                     unit = "bytes" if key.endswith("bytes") else "s" if key.endswith("seconds") else ""
                     out.append(row(rec, f"{prefix}{key}", value, unit))
-            # The LSM hooks' compaction totals (leveldb-hooks engines): count,
-            # seconds, training_seconds, model_write_seconds, kv_io_seconds, as
-            # hooks_compaction_* (the engine record has its own compaction_seconds).
-            # RocksDB's DobLIX tables (doblix_*), its lookup step timers
-            # (steps_*) and the DobLIX agent's steps (agent_*, one row per
-            # step and field: subset = the episode, note = its state/action).
-            for section in ("doblix", "steps"):
-                for key, value in (d.get(section) or {}).items():
-                    if isinstance(value, (int, float)) and not isinstance(value, bool):
-                        unit = "s" if key.endswith("seconds") else "ns" if key.endswith("_ns") else ""
-                        out.append(row(rec, f"{prefix}{section}_{key}", value, unit))
-            for step in (d.get("doblix") or {}).get("agent_episodes") or []:
-                note = " ".join(f"{k}={str(step[k]).lower() if isinstance(step[k], bool) else step[k]}"
-                                for k in AGENT_TEXT)
-                for key, value in step.items():
-                    if key != "episode" and isinstance(value, (int, float)) and not isinstance(value, bool):
-                        out.append({**row(rec, f"{prefix}agent_{key}", value, "", subset=str(step["episode"])),
-                                    "note": note, **agent_state_columns(step["state"])})
-            totals = (d.get("hooks") or {}).get("compaction_totals") or {}
-            for key, value in totals.items():
-                if isinstance(value, (int, float)) and not isinstance(value, bool):
-                    unit = "s" if key.endswith("seconds") else ""
-                    out.append(row(rec, f"{prefix}hooks_compaction_{key}", value, unit))
-            # bourbon's learning report (lsmrepro/bourbon_rows.py); its
-            # per-table rows for runs only, not for the load behind each run.
-            if d.get("bourbon"):
-                out += bourbon_rows(d["bourbon"], lambda m, *a, **k: row(rec, f"{prefix}{m}", *a, **k),
-                                    per_table=not prefix)
+            out += engine_rows.rows(d, lambda m, *a, **k: row(rec, f"{prefix}{m}", *a, **k), log.path,
+                                    for_load=bool(prefix))
         elif kind == "check":
             out.append(row(rec, "answers_verified", d["verified"], "ops"))
             out.append(row(rec, "answers_wrong", d["wrong"], "ops"))
     return out
 
 
-def agent_state_columns(state):
-    """A DobLIX agent state ("pla/E128/B4K", "pra/B16K") as tidy columns, so
-    claims can select steps by state, model or largest block."""
-    model, _, block = state.rpartition("/")
-    return dict(zip(AGENT_COLUMNS, (state, model, block)))
+def run_rows(run, row):
+    """The run record's dataset size (`dataset_keys`, its distinct keys) and
+    the device calibration attached to it (`device_<fio job>_clat_mean_ns`),
+    so a figure can print the device beside its numbers."""
+    out = []
+    if isinstance((run.get("dataset") or {}).get("distinct"), int):
+        out.append(row("dataset_keys", run["dataset"]["distinct"], "keys"))
+    calibration = (run.get("attached") or {}).get("calibration")
+    for job, m in ((calibration or {}).get("measurements") or {}).items():
+        mean = ((m or {}).get("clat_ns") or {}).get("mean")
+        if isinstance(mean, (int, float)):
+            out.append(row(f"device_{job.replace('-', '_')}_clat_mean_ns", mean, "ns"))
+    return out
+
+
+def run_field(metric, run):
+    """The inverse of run_rows, for the trace-back tests."""
+    if metric == "dataset_keys":
+        return run["dataset"]["distinct"]
+    job = metric[len("device_"):-len("_clat_mean_ns")]
+    m = {k.replace("-", "_"): v for k, v in run["attached"]["calibration"]["measurements"].items()}
+    return m[job]["clat_ns"]["mean"]
 
 
 def setup_values(run):
@@ -241,7 +222,8 @@ def limit_rows(base, report_path, prefix=""):
 
 def failed_rows(path, record):
     """A failed job's one `failed` record (lsmrepro.bench) as one tidy row."""
-    base = _factors(path, record.get("meta", {}), point_factors(record.get("meta", {}).get("point", "")).get("engine", ""))
+    manifest = record.get("manifest")
+    base = _factors(path, record.get("meta", {}), manifest, (manifest or {}).get("engine", ""))
     return [{**base, "metric": "failed", "op": "", "subset": "", "value": 1, "unit": "",
              "source": f"{path}:1", "note": record["reason"]}]
 

@@ -5,7 +5,13 @@ database), under the cgroup runner's memory limit.
     python -m lsmrepro.bench load --db DIR --log L.jsonl --limits L.limits.json \\
         --memory 70% [--allow-unenforced] -- LSMBENCH ARGS...
     python -m lsmrepro.bench run --from LOAD_DIR --load-log LOAD.jsonl --db COPY_DIR \\
-        --cache warm|cold --log R.jsonl --limits R.limits.json --memory 70%|69.8%db -- LSMBENCH ARGS...
+        --cache warm|cold --log R.jsonl --limits R.limits.json --memory 70%|69.8%db \\
+        --manifest JSON -- LSMBENCH ARGS...
+
+A run's manifest (lsmrepro.studies.run_manifest: its study, experiment,
+point, repetition, engine, dataset, factors and options, as data) is
+attached to its log (`attached.manifest`) and to its `failed` record, so
+aggregate reads the run's factors from it, not from the run's id.
 
 A run's `--memory N%db` is N% of its load's database size (the run's meta
 keeps the rule as memory_limit_rule; the runner's report has the bytes).
@@ -35,9 +41,10 @@ import sys
 import time
 from pathlib import Path
 
-from hardware.cgroup_run import evict
-from lsmrepro.atomic import write_text
-from lsmrepro.errors import InputError, cli
+from base.atomic import write_text
+from base.errors import InputError, cli
+from base.sizes import parse_size
+from hardware.pagecache import evict
 
 FAILED_MARK = "FAILED.json"  # in a load's database folder when the load failed
 
@@ -60,7 +67,6 @@ def db_share_limit(db, rule):
     paper's ratio of memory to data, e.g. 75 GB of RAM over 100 GiB, at every
     scale), plus SIZE for the driver's own working memory (its key arrays and
     oracle), which would otherwise dominate a small scale's limit."""
-    from hardware.limits import parse_size
     share, _, extra = rule.partition("%db")
     try:
         share = float(share) / 100
@@ -84,9 +90,11 @@ def make_cold(db):
     return meta
 
 
-def failed_record(log, phase, reason, status, meta):
-    write_text(log, json.dumps({"type": "failed", "phase": phase, "reason": reason,
-                                "exit_status": status, "meta": meta}) + "\n")
+def failed_record(log, phase, reason, status, meta, manifest=None):
+    record = {"type": "failed", "phase": phase, "reason": reason, "exit_status": status, "meta": meta}
+    if manifest is not None:
+        record["manifest"] = manifest
+    write_text(log, json.dumps(record) + "\n")
 
 
 def read_failure(path):
@@ -181,13 +189,24 @@ def load(args):
     return 0
 
 
+def _manifest(text):
+    try:
+        manifest = json.loads(text)
+    except ValueError as e:
+        raise InputError("--manifest", "", f"a run manifest as JSON expected ({e})") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("factors"), dict):
+        raise InputError("--manifest", "factors", "a JSON object with a `factors` object expected")
+    return manifest
+
+
 def run(args):
     check_options(args.lsmbench)
+    manifest = _manifest(args.manifest)
     meta = {**_meta_of(args.lsmbench), "phase": "run", "cache": args.cache, "load_log": args.load_log}
     mark = Path(args.source, FAILED_MARK)
     if mark.exists():
         reason = "its load failed: " + json.loads(mark.read_text())["reason"]
-        failed_record(args.log, "run", reason, None, meta)
+        failed_record(args.log, "run", reason, None, meta, manifest)
         _ensure_limits_report(args.limits, reason)
         print(f"bench: {reason}; marked in {args.log}", file=sys.stderr)
         return 0
@@ -204,16 +223,22 @@ def run(args):
         meta.update(make_cold(args.db))
         # and again after open, which may read much of it (learning, log scans)
         args.lsmbench = [*args.lsmbench, "--evict-before-run"]
+    # lsmbench copies an attached file into its log's run record: the
+    # manifest travels inside the log, never beside it.
+    attached = Path(f"{args.db}.manifest.json")
+    write_text(attached, json.dumps(manifest) + "\n")
+    args.lsmbench = [*args.lsmbench, "--attach", f"manifest={attached}"]
     try:
         status, reason = _run_job(args, meta)
     finally:
         shutil.rmtree(args.db, ignore_errors=True)
+        attached.unlink(missing_ok=True)
     if status == 0:
         return 0
     if Path(args.log + ".failed").exists():
         print(f"error: {args.log}: wrong answers; see {args.log}.failed", file=sys.stderr)
         return 1
-    failed_record(args.log, "run", reason, status, meta)
+    failed_record(args.log, "run", reason, status, meta, manifest)
     _ensure_limits_report(args.limits, reason)
     print(f"bench: run failed ({reason}); marked in {args.log}", file=sys.stderr)
     return 0
@@ -226,6 +251,7 @@ def main(argv=None):
     ap.add_argument("--db", required=True, help="load: the database to leave; run: where its copy goes")
     ap.add_argument("--from", dest="source", help="run: the load's database folder")
     ap.add_argument("--load-log", help="run: the load's log (named in the run's meta)")
+    ap.add_argument("--manifest", help="run: the run's manifest, JSON (lsmrepro.studies.run_manifest)")
     ap.add_argument("--cache", choices=["warm", "cold"], default="warm")
     ap.add_argument("--log", required=True)
     ap.add_argument("--limits", required=True)
@@ -237,8 +263,8 @@ def main(argv=None):
     cut = argv.index("--")
     args = ap.parse_args(argv[:cut])
     args.lsmbench = argv[cut + 1:]
-    if args.phase == "run" and not (args.source and args.load_log):
-        ap.error("run needs --from and --load-log")
+    if args.phase == "run" and not (args.source and args.load_log and args.manifest):
+        ap.error("run needs --from, --load-log and --manifest")
     sys.exit(load(args) if args.phase == "load" else run(args))
 
 

@@ -29,10 +29,10 @@ from lsmrepro import claims_rule as rule
 from lsmrepro import claims_spec as spec
 from lsmrepro import claims_stats as stats
 from lsmrepro import studies
-from lsmrepro.atomic import atomic_path, write_text
+from base.atomic import atomic_path, write_text
 from lsmrepro.claims_measure import experiments  # noqa: F401 (re-exported: paper/common.smk)
 from lsmrepro.claims_spec import claim_files, load_claims  # noqa: F401 (re-exported)
-from lsmrepro.errors import cli
+from base.errors import cli
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "no data")
 VERDICT_COLUMNS = ["study", "claim", "paper", "section", "figure", "statement", "expected", "measured",
@@ -210,7 +210,7 @@ def main(argv=None):
                     help="simulate every claim at --scale: can it pass at the paper's value and fail outside? "
                          "(exit 1 when not, naming the fix)")
     args = ap.parse_args(argv)
-    from lsmrepro.config import load_scale
+    from lsmrepro.studies import load_scale
     if args.power:
         if not args.scale:
             ap.error("--power needs --scale")
@@ -223,7 +223,7 @@ def main(argv=None):
     missing = [f"--{k.replace('_', '-')}" for k in ("study", "tidy", "out_csv", "out_md") if not getattr(args, k)]
     if missing:
         ap.error(f"{', '.join(missing)} required (or --power --scale S)")
-    from paper.plotting import read_tidy
+    from lsmrepro.tidy import read_tidy
     verdicts = check(args.study, read_tidy(args.tidy), load_claims(args.claims), args.figure)
     if args.scale:
         reasons = load_scale(args.scale).get("claims_without_data", {})

@@ -8,7 +8,7 @@ import pandas as pd
 
 from lsmrepro import aggregate, studies
 from lsmrepro.claims_spec import log_scale
-from lsmrepro.errors import InputError
+from base.errors import InputError
 
 AGGREGATE = ""  # the one member of a claim without members
 NOT_POINTS = {"run", "repetition"}  # pair_on columns that index samples, not points
@@ -33,7 +33,7 @@ def _grid_options():
     """Tidy columns a run may add: every grid option of every study's spec,
     the id names of dimensions a figure gives as a list (`key`, `order`,
     ...), and the DobLIX agent's state columns."""
-    out = set(aggregate.AGENT_COLUMNS)
+    out = set(aggregate.ENGINE_COLUMNS)
     for _, _, fig in studies.all_figures():
         for grids in fig.get("grid", {}).values():
             for grid in (grids if isinstance(grids, list) else [grids]):

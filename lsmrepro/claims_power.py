@@ -21,7 +21,7 @@ from lsmrepro import claims_measure as cm
 from lsmrepro import claims_rule as rule
 from lsmrepro import claims_stats as st
 from lsmrepro.claims_spec import band, log_scale, no_effect, to_scale
-from lsmrepro.errors import InputError
+from base.errors import InputError
 
 S_SIM = 200
 POWER = 0.9
@@ -61,7 +61,7 @@ def _runs_tidy(runs):
     lsmrepro.aggregate names them), one row per run, as text."""
     if runs.empty:
         return pd.DataFrame(columns=["experiment", "run", "repetition"])
-    out = pd.DataFrame([{**{k: v for k, v in aggregate.point_factors(r.point).items() if k != "dataset"},
+    out = pd.DataFrame([{**{k: v for k, v in r.factors.items() if k != "dataset"},
                          "experiment": r.figure, "dataset": r.dataset, "workload": r.workload,
                          "repetition": r.rep, "run": f"{r.figure}/{r.point}/r{r.rep}"}
                         for r in runs.itertuples()])

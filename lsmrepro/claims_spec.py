@@ -10,8 +10,8 @@ from pathlib import Path
 import yaml
 
 from lsmrepro import studies
-from lsmrepro.config import validate
-from lsmrepro.errors import InputError
+from base.yamlio import validate
+from base.errors import InputError
 
 HERE = Path(__file__).resolve().parent.parent
 SCHEMA = HERE / "paper" / "claims.schema.yaml"

@@ -21,8 +21,8 @@ import humanfriendly
 import numpy as np
 import pandas as pd
 
-from lsmrepro.atomic import atomic_path, write_text
-from lsmrepro.errors import InputError, cli
+from base.atomic import atomic_path, write_text
+from base.errors import InputError, cli
 
 # The metrics a figure plots in most studies; the others (step timers,
 # counters) would swamp a figure's row with quantities no figure shows.

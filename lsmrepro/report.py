@@ -18,8 +18,8 @@ from pathlib import Path
 import pandas as pd
 
 from lsmrepro import aggregate, bench, runlog, studies
-from lsmrepro.atomic import write_text
-from lsmrepro.errors import InputError, cli
+from base.atomic import write_text
+from base.errors import InputError, cli
 
 STYLE = """
 body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}

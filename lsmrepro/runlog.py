@@ -1,25 +1,22 @@
 """Reads lsmbench's JSON-lines run logs, validating every record against
-engines/driver/log_schema.yaml. A log that was cut off (a killed job), has
+engines/driver/log_schema.yaml with each variant's engine fields merged in
+(engines/<folder>/log.yaml, engines/log_fields.py). A log that was cut off (a killed job), has
 a record of the wrong shape, or does not end in a successful `end` record
 raises InputError naming the file, the line and what was expected: such a
 log is never taken for a result."""
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
 import jsonschema
-import yaml
 
-from lsmrepro.errors import InputError
-
-SCHEMA = Path(__file__).resolve().parent.parent / "engines" / "driver" / "log_schema.yaml"
+from base.errors import InputError
+from engines import log_fields
 
 
 @lru_cache(maxsize=1)
 def _validators():
-    with open(SCHEMA) as f:
-        schema = yaml.safe_load(f)
+    schema = log_fields.log_schema()
     defs = schema["$defs"]
     out = {}
     for name, sub in defs.items():

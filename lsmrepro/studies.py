@@ -29,20 +29,23 @@ from pathlib import Path
 
 import pandas as pd
 
-from lsmrepro.config import _load_yaml, validate
-from lsmrepro.errors import InputError, cli
+from base import pyimports
+from base.errors import InputError, cli
+from base.yamlio import load_yaml, validate
+from workloads import catalogue
 
 # Between the name=value parts of a run's or a load's id. Not ",": Snakemake's
 # remote executors (Slurm) pass a job's wildcards as name=value,name=value.
 ID_SEP = "+"
 
 REPO = Path(__file__).resolve().parent.parent
+CONFIG_DIR = REPO / "config"
 PAPER = REPO / "paper"
 REGISTRY = PAPER / "studies.yaml"
 SCHEMA = PAPER / "experiments.schema.yaml"
 OPTION_SETS = PAPER / "option_sets.yaml"
 ENGINES = REPO / "engines" / "engines.yaml"
-DATASETS = REPO / "workloads" / "datasets.yaml"
+DATASETS = catalogue.CATALOGUE
 YCSB_DIR = REPO / "workloads" / "ycsb"
 
 # Fields a figure may give as one value or a list (a list is a grid dimension,
@@ -56,7 +59,7 @@ TOKEN = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 @lru_cache(maxsize=None)
 def registry():
     """study id -> {title, paper}: every study id, written once."""
-    data = _load_yaml(REGISTRY)
+    data = load_yaml(REGISTRY)
     if not isinstance(data, dict) or not data:
         raise InputError(REGISTRY, "", "a mapping of study id -> {title, paper} expected")
     for study, entry in data.items():
@@ -81,17 +84,19 @@ def module_name(name):
 
 @lru_cache(maxsize=None)
 def _engines():
-    return _load_yaml(ENGINES)
+    return load_yaml(ENGINES)
 
 
 @lru_cache(maxsize=None)
-def _datasets():
-    return _load_yaml(DATASETS)
+def datasets_catalogue():
+    """workloads/datasets.yaml, validated here, where the study ids its
+    `uses` must name are known. A figure gets it as spec["catalogue"]."""
+    return catalogue.load(DATASETS, registry())
 
 
 @lru_cache(maxsize=None)
 def _option_sets():
-    return _load_yaml(OPTION_SETS)
+    return load_yaml(OPTION_SETS)
 
 
 def _token(value, path, field):
@@ -114,7 +119,7 @@ def _subgrids(grid):
 
 def _check_figure(study, fig_id, fig, path):
     where = f"figures.{fig_id}"
-    engines, catalogue = _engines(), _datasets()
+    engines, catalogue = _engines(), datasets_catalogue()
     for i, engine in enumerate(fig.get("engines", [])):
         if engine not in engines:
             raise InputError(path, f"{where}.engines.{i}", f"an engine of engines/engines.yaml expected ({', '.join(engines)}), got {engine!r}")
@@ -136,7 +141,7 @@ def _check_figure(study, fig_id, fig, path):
                 for v in values:
                     _token(v, path, f"{where}.grid.{engine}.{option}")
     for i, other in enumerate(fig.get("uses", [])):
-        if other == fig_id or other not in _load_yaml(path)["figures"]:
+        if other == fig_id or other not in load_yaml(path)["figures"]:
             raise InputError(path, f"{where}.uses.{i}", f"another figure of this spec expected, got {other!r}")
     datasets = fig.get("datasets", {})
     labels = datasets if isinstance(datasets, dict) else {d: d for d in datasets}
@@ -168,7 +173,7 @@ def load_spec(study):
     if study not in registry():
         raise InputError(REGISTRY, study, f"a registered study expected ({', '.join(registry())})")
     path = spec_path(study)
-    data = _load_yaml(path)
+    data = load_yaml(path)
     validate(data, SCHEMA, path)
     for fig_id, fig in data["figures"].items():
         _check_figure(study, fig_id, fig, path)
@@ -189,6 +194,15 @@ def caption(study, figure):
     fig = figures(study)[figure]
     number = fig["paper_figure"]
     return fig["caption"] if number == "—" else f"{number}. {fig['caption']}"
+
+
+def figure_code(study, figure):
+    """The Python files a figure's function reads: paper/<study>/<figure>.py
+    and every file of the repository it reaches through imports (a study's
+    helpers, paper/plotting.py, ...), relative to the repository; the
+    inputs of its rule, so an edit to a helper makes the figure again."""
+    roots = {p.name for p in REPO.iterdir() if (p / "__init__.py").is_file()}
+    return [str(p.relative_to(REPO)) for p in pyimports.reached(PAPER / study / f"{figure}.py", REPO, roots)]
 
 
 def figure_datasets(study, figure):
@@ -214,7 +228,7 @@ def figure_experiments(study, figure):
 
 def ycsb_spec_file(name):
     """workloads/ycsb/<name>, or the file of a mix named in the catalogue."""
-    mixes = _datasets().get("mixes", {})
+    mixes = datasets_catalogue().get("mixes", {})
     if name in mixes:
         return mixes[name]
     if (YCSB_DIR / name).is_file():
@@ -245,6 +259,16 @@ def load_repetitions(scale_cfg, study, fig_id, repetitions):
     every one (the paper's protocol) unless `counts.figures.<study/figure>.
     load_repetitions` shares them (check_scale keeps it <= repetitions)."""
     return _scale_entry(scale_cfg, study, fig_id).get("load_repetitions", repetitions)
+
+
+def load_scale(name, config_dir=CONFIG_DIR):
+    """config/scales/<name>.yaml, validated against config/scale.schema.yaml
+    and against the study specs it names (check_scale)."""
+    path = Path(config_dir) / "scales" / f"{name}.yaml"
+    data = load_yaml(path)
+    validate(data, Path(config_dir) / "scale.schema.yaml", path)
+    check_scale(data, path)
+    return data
 
 
 def check_scale(scale_cfg, path):
@@ -323,9 +347,10 @@ def _point_rows(study, fig_id, fig, cnt):
                         parts = [("engine", engine), *chosen.items(), ("dataset", label), ("workload", wname)]
                         parts += [(ID_NAMES.get(d, d), dim[d]) for d in varying]
                         options = {**{k: str(v) for k, v in fixed.items()}, **chosen}
+                        factors = {k: _token(v, "", "") for k, v in parts}
                         rows.append({
                             "study": study, "figure": fig_id,
-                            "point": ID_SEP.join(f"{k}={_token(v, '', '')}" for k, v in parts),
+                            "point": ID_SEP.join(f"{k}={v}" for k, v in factors.items()), "factors": factors,
                             "engine": engine, "dataset": label, "dataset_name": dataset,
                             "workload": wname, **{d: dim[d] for d in DIMENSIONS}, **chosen,
                             "options": options, "workload_spec": w,
@@ -334,6 +359,15 @@ def _point_rows(study, fig_id, fig, cnt):
                             "run_options": fig.get("run_options", []),
                         })
     return rows
+
+
+def run_manifest(row):
+    """A run's identity and set-up as JSON text (the bench rule passes it to
+    lsmrepro.bench, which attaches it to the run's log as `manifest`):
+    aggregate reads the run's factors from it, never from its id."""
+    return json.dumps({"study": row.study, "experiment": row.figure, "point": row.point,
+                       "repetition": row.rep, "engine": row.engine, "dataset": row.dataset,
+                       "factors": row.factors, "options": row.options})
 
 
 def _load_id(row):
@@ -509,10 +543,10 @@ def main(argv=None):
     r.add_argument("--select")
     args = ap.parse_args(argv)
     if args.cmd == "check":
+        datasets_catalogue()
         for s in studies_with_specs():
             print(f"{s}: {len(figures(s))} figures: {', '.join(figures(s))}")
         return
-    from lsmrepro.config import load_scale
     frame = runs(load_scale(args.scale), args.study, args.figure, args.select)
     cols = ["study", "figure", "point", "rep", "load"]
     print(frame[cols].to_string(index=False) if len(frame) else "(no runs)")

@@ -23,8 +23,8 @@ import humanfriendly
 import pandas as pd
 
 from lsmrepro import studies
-from lsmrepro.config import _load_yaml, load_scale
-from lsmrepro.errors import cli
+from base.yamlio import load_yaml
+from base.errors import cli
 
 SCALES = ("smoke", "local", "paper")
 
@@ -46,14 +46,15 @@ def _wall(path):
 
 def state(results, scale):
     """One row per study/figure: state and the last wall time of its jobs."""
-    runs = studies.runs(load_scale(scale))
+    runs = studies.runs(studies.load_scale(scale))
     out = []
     for study, fig, _ in studies.all_figures():
         png = Path(results, scale, "figures", study, f"{fig}.png")
         rows = runs[(runs["study"] == study) & (runs["figure"] == fig)] if len(runs) else runs
         raw = [Path(f"{_run_stem(results, scale, r)}.jsonl") for r in rows.itertuples()]
         loads = sorted(set(rows["load"])) if len(rows) else []
-        inputs = raw + [studies.spec_path(study), studies.PAPER / study / f"{fig}.py"]
+        inputs = raw + [studies.spec_path(study), studies.DATASETS]
+        inputs += [studies.REPO / f for f in studies.figure_code(study, fig)]
         seconds = sum(_wall(f"{_run_stem(results, scale, r)}.limits.json") for r in rows.itertuples())
         seconds += sum(_wall(f"{_load_stem(results, scale, ld)}.limits.json") for ld in loads)
         if not png.exists() or any(not p.exists() for p in raw):
@@ -70,7 +71,7 @@ def state(results, scale):
 
 
 def _keys(scale, dataset):
-    return _load_yaml(studies.DATASETS)["datasets"][dataset]["size"][scale]
+    return load_yaml(studies.DATASETS)["datasets"][dataset]["size"][scale]
 
 
 def _benchmark_seconds(path):
@@ -156,10 +157,10 @@ def estimate(results, scale, select=None):
     row is what running it alone costs, every load it reads included; a
     study's counts each load once, as one Snakemake run of the study makes
     it once for every figure that reads it."""
-    runs = studies.runs(load_scale(scale), select=select)
+    runs = studies.runs(studies.load_scale(scale), select=select)
     measured, _ = job_times(results)
     startup = _startup(measured)
-    per_scale_runs = {s: studies.runs(load_scale(s)) for s in SCALES}
+    per_scale_runs = {s: studies.runs(studies.load_scale(s)) for s in SCALES}
     loads = {}  # load id -> (seconds or None when unmeasured, disk bytes)
 
     def load_cost(load, r):

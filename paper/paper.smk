@@ -92,6 +92,7 @@ rule bench_run:
         workdb=lambda w: f"{hardware_db_dir(w.scale)}/runs/{w.study}/{w.figure}/{w.point}/r{w.rep}",
         dataset=lambda w: run_row(w).dataset,
         load=lambda w: run_row(w).load,
+        manifest=lambda w: lsm_studies.run_manifest(run_row(w)),
     threads: workflow.cores
     resources:
         bench_lock=1,
@@ -104,6 +105,7 @@ rule bench_run:
     shell:
         "{params.py} lsmrepro.bench run --from {input.load_db} --load-log {input.load_log}"
         " --db {params.workdb} --cache {params.cache} --log {output.log} --limits {output.limits}"
+        " --manifest {params.manifest:q}"
         " --memory {params.limit} {params.unenforced} --"
         " {input.binary} --dataset {input.dataset} --dataset-manifest {input.manifest}"
         " --attach fingerprint={input.fingerprint} --attach calibration={input.calibration}"
@@ -153,8 +155,9 @@ rule study_figure:
     input:
         tidy=lambda w: figure_tidy(w.scale, w.study, w.figure),
         spec="paper/{study}/experiments.yaml",
-        code="paper/{study}/{figure}.py",
+        code=lambda w: lsm_studies.figure_code(w.study, w.figure),
         style="paper/plotting.py",
+        catalogue=str(lsm_studies.DATASETS.relative_to(lsm_studies.REPO)),
         datasets=lambda w: [dataset_file(w.scale, d) for d in
                             lsm_studies.figure_datasets(w.study, w.figure)],
         fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
@@ -173,7 +176,7 @@ rule study_figure:
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_figure.log",
     shell:
-        "{params.py} lsmrepro.figure --study {wildcards.study} --figure {wildcards.figure}"
+        "{params.py} paper.figure --study {wildcards.study} --figure {wildcards.figure}"
         " --tidy {input.tidy} --datasets {params.datasets} --fingerprint {input.fingerprint} --out-pdf {output.pdf} --out-png {output.png}"
         " --out-csv {output.csv} --out-md {output.md} 2> {log}"
 

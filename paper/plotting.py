@@ -1,53 +1,18 @@
 """What every figure and table shares: one seaborn style, tidy-data
 selection, failure marks, atomic PDF+PNG output, mean ± sd tables in CSV and
 Markdown (DataFrame.to_markdown)."""
-import io
-
 import matplotlib
 
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from lsmrepro.atomic import atomic_path, write_text  # noqa: E402
-
-TIDY_DTYPES = {"run": str, "dataset": str, "engine": str, "point": str, "note": str}
+from base.atomic import atomic_path, write_text  # noqa: E402
 
 
 def style():
     sns.set_theme(context="paper", style="whitegrid", font_scale=1.1)
-
-
-def read_tidy(paths):
-    """One tidy table, or several (a figure's experiments) read as one: the
-    columns of any of them, blank where a table has none."""
-    if isinstance(paths, (list, tuple)) and len(paths) == 1:
-        paths = paths[0]  # a study's table: read once, not joined
-    if isinstance(paths, (list, tuple)):
-        frames = [_read_one(p) for p in paths]
-        if not frames:
-            from lsmrepro.aggregate import COLUMNS
-            return pd.DataFrame(columns=COLUMNS)
-        buf = io.StringIO()
-        pd.concat(frames, ignore_index=True).to_csv(buf, index=False)
-        buf.seek(0)
-        return _read_one(buf)
-    return _read_one(paths)
-
-
-def _read_one(path):
-    tidy = pd.read_csv(path, dtype=TIDY_DTYPES, keep_default_na=False, na_values=[""])
-    # A grid factor that only some figures have (e.g. slr_segments) is read
-    # as float (2.0) because of the others' blanks; integers stay integers,
-    # so selections by "2" (claims, figures) find them.
-    for column in tidy.columns:
-        values = tidy[column]
-        if column != "value" and values.dtype.kind == "f" and values.isna().any() \
-                and (values.dropna() % 1 == 0).all():
-            tidy[column] = values.astype("Int64")
-    return tidy
 
 
 def metric(rows, name, **where):

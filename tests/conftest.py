@@ -11,18 +11,22 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def _records(engine="leveldb", rep=0, harness=10.0, engine_ns=1000.0, wrong=0, build_engine=None,
-             point=None, experiment="point"):
+             factors=None, experiment="point"):
+    """`factors`: the run's grid point as the manifest gives it (its id is made from them)."""
     meta = {"study": "baseline", "experiment": experiment, "scale": "smoke", "dataset": "uniform",
             "repetition": str(rep)}
-    if point:
-        meta["point"] = point
+    factors = factors or {}
+    if factors:
+        meta["point"] = "+".join(f"{k}={v}" for k, v in factors.items())
+    manifest = {"study": "baseline", "experiment": experiment, "point": meta.get("point", ""), "repetition": rep,
+                "engine": engine, "dataset": "uniform", "factors": factors, "options": {}}
     return [
         {"type": "run", "schema_version": 1, "engine": engine,
          "build_id": {"id": "b1", "engine": build_engine or engine},
          "options": {}, "dataset": {"path": "d_uint64", "count": 10, "duplicates": 0, "distinct": 10,
                                     "manifest": None},
          "workload": {"kind": "point"}, "seed": 7, "meta": meta,
-         "attached": {"fingerprint": {"id": "fp1"}}},
+         "attached": {"fingerprint": {"id": "fp1"}, "manifest": manifest}},
         {"type": "phase", "phase": "load", "ops": 10, "seconds": 0.5, "ops_per_sec": 20.0},
         {"type": "phase", "phase": "settle", "ops": 0, "seconds": 0.1, "ops_per_sec": 0.0},
         {"type": "phase", "phase": "run", "ops": 100, "seconds": 0.01, "ops_per_sec": 10000.0},

@@ -3,8 +3,8 @@ import json
 import pandas as pd
 import pytest
 
-from lsmrepro import aggregate, bourbon_rows
-from lsmrepro.errors import InputError
+from lsmrepro import aggregate
+from base.errors import InputError
 
 
 def test_every_tidy_value_is_the_number_at_its_source_line(tmp_path, make_log):
@@ -22,7 +22,7 @@ def test_every_tidy_value_is_the_number_at_its_source_line(tmp_path, make_log):
             flat += [v for v in record.get(part, {}).values() if isinstance(v, (int, float))]
         flat += list(((record.get("hooks") or {}).get("compaction_totals") or {}).values())
         if record["type"] == "run":  # the dataset's size and the device calibration
-            flat.append(bourbon_rows.field(row["metric"], record))
+            flat.append(aggregate.run_field(row["metric"], record))
         assert any(abs(float(v) - row["value"]) < 1e-9 for v in flat), row.to_dict()
 
 
@@ -61,7 +61,7 @@ def test_runner_report_becomes_rows_with_field_sources(tmp_path, make_log):
 
 def test_runner_report_without_its_log_is_an_error(tmp_path, make_log):
     import pytest
-    from lsmrepro.errors import InputError
+    from base.errors import InputError
     report = tmp_path / "orphan.limits.json"
     report.write_text("{}")
     with pytest.raises(InputError) as e:
@@ -79,8 +79,9 @@ def test_engine_is_the_build_ids_variant_not_the_adapters_name(tmp_path, make_lo
     assert set(tidy["engine"]) == {"leveldb", "leveldb-learned"}
 
 
-def test_point_ids_become_factor_columns(tmp_path, make_log):
-    log = make_log("r0.jsonl", point="engine=leveldb+index=pgm+position_boundary=16+dataset=uniform+workload=w")
+def test_manifest_factors_become_factor_columns(tmp_path, make_log):
+    log = make_log("r0.jsonl", factors={"engine": "leveldb", "index": "pgm", "position_boundary": "16",
+                                        "dataset": "uniform", "workload": "w"})
     aggregate.aggregate([log], tmp_path / "t.csv")
     tidy = pd.read_csv(tmp_path / "t.csv")
     assert set(tidy["index"]) == {"pgm"} and set(tidy["position_boundary"]) == {16}
@@ -92,12 +93,22 @@ def test_failed_run_becomes_one_failed_row_with_its_reason(tmp_path, make_log):
     failed = tmp_path / "r1.jsonl"
     meta = {"study": "baseline", "experiment": "point", "scale": "smoke", "dataset": "osm", "repetition": "1",
             "point": "engine=leveldb-learned+index=lipp+dataset=osm+workload=w"}
-    bench.failed_record(failed, "load", "lipp: cannot build on duplicate-heavy keys", 2, meta)
+    manifest = {"engine": "leveldb-learned",
+                "factors": {"engine": "leveldb-learned", "index": "lipp", "dataset": "osm", "workload": "w"}}
+    bench.failed_record(failed, "load", "lipp: cannot build on duplicate-heavy keys", 2, meta, manifest)
     aggregate.aggregate([make_log(), failed], tmp_path / "t.csv")
     tidy = pd.read_csv(tmp_path / "t.csv")
     row = tidy[tidy["metric"] == "failed"].iloc[0]
     assert row["engine"] == "leveldb-learned" and row["index"] == "lipp" and row["dataset"] == "osm"
     assert row["note"] == "lipp: cannot build on duplicate-heavy keys" and row["source"] == f"{failed}:1"
+
+
+def test_a_log_without_its_manifest_is_refused(tmp_path, sample_records, write_log):
+    records = sample_records()
+    del records[0]["attached"]["manifest"]
+    log = write_log(tmp_path / "r0.jsonl", records)
+    with pytest.raises(InputError, match="line 1: manifest: the run's manifest"):
+        aggregate.aggregate([str(log)], tmp_path / "t.csv")
 
 
 def test_doblix_rows_tail_setup_steps_and_agent_steps(tmp_path, sample_records, write_log):
@@ -129,8 +140,8 @@ def test_doblix_rows_tail_setup_steps_and_agent_steps(tmp_path, sample_records, 
 def test_a_studys_table_joins_its_experiments_tables(tmp_path, make_log):
     """tidy/<study>.csv is its experiments' tables joined: every row, every
     factor column of any of them (blank elsewhere), values as written."""
-    a = make_log("a.jsonl", point="engine=leveldb+index=pgm", experiment="fig7")
-    b = make_log("b.jsonl", engine="rocksdb", point="engine=rocksdb+table=block", experiment="fig8")
+    a = make_log("a.jsonl", factors={"engine": "leveldb", "index": "pgm"}, experiment="fig7")
+    b = make_log("b.jsonl", engine="rocksdb", factors={"engine": "rocksdb", "table": "block"}, experiment="fig8")
     aggregate.aggregate([a], tmp_path / "fig7.csv")
     aggregate.aggregate([b], tmp_path / "fig8.csv")
     aggregate.aggregate([a, b], tmp_path / "direct.csv")
@@ -141,7 +152,7 @@ def test_a_studys_table_joins_its_experiments_tables(tmp_path, make_log):
     assert list(joined.columns[-2:]) == ["index", "table"]
     key = ["run", "metric", "op", "subset"]
     assert joined.sort_values(key).reset_index(drop=True).equals(direct.sort_values(key).reset_index(drop=True))
-    from paper.plotting import read_tidy
+    from lsmrepro.tidy import read_tidy
     both = read_tidy([tmp_path / "fig7.csv", tmp_path / "fig8.csv"])
     assert len(both) == len(direct) and set(both["experiment"]) == {"fig7", "fig8"}
     assert list(read_tidy([]).columns) == aggregate.COLUMNS

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from lsmrepro import aggregate, claims
-from lsmrepro.errors import InputError
+from base.errors import InputError
 
 
 def _tidy(tmp_path, make_log, harness_values):
@@ -54,7 +54,7 @@ def test_every_claim_has_no_data_on_an_empty_tidy_table(tmp_path, study):
     "no data" for every claim, never a crash on a grid factor no run has."""
     path = tmp_path / "tidy.csv"
     path.write_text(",".join(aggregate.COLUMNS) + "\n")
-    from paper.plotting import read_tidy
+    from lsmrepro.tidy import read_tidy
     mine = claims.load_claims(claims.claim_files(study))
     r = claims.check(study, read_tidy(path), mine)
     assert len(r) == len(mine) and set(r["verdict"]) == {"no data"}

@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from lsmrepro import claims, claims_power
-from lsmrepro.config import load_scale
+from lsmrepro.studies import load_scale
 
 HARNESS = {"metric": "driver_harness_per_op", "engine": "leveldb"}
 ENGINE = {"metric": "driver_engine_call_per_op", "engine": "leveldb"}

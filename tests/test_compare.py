@@ -13,7 +13,7 @@ import pytest
 
 from lsmrepro import compare, targets
 from lsmrepro.aggregate import COLUMNS
-from lsmrepro.errors import InputError
+from base.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -128,8 +128,8 @@ def test_estimate_uses_the_reference_job_times_until_jobs_are_measured_here(tmp_
     """Every baseline job measured by the reference run at local (20 s, no
     raw logs shipped); then one run measured here at local (5 s) replaces
     its reference time."""
-    from lsmrepro import config, studies
-    runs = studies.runs(config.load_scale("local"), "baseline", "point")
+    from lsmrepro import studies
+    runs = studies.runs(studies.load_scale("local"), "baseline", "point")
     ref = tmp_path / "reference" / "local"
     for load in runs["load"].unique():
         _bench(ref, f"loads/{load}", 20.0)

@@ -4,8 +4,8 @@ import copy
 import pytest
 import yaml
 
-from lsmrepro import config
-from lsmrepro.errors import InputError
+from lsmrepro import config, studies
+from base.errors import InputError
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root
 
@@ -36,7 +36,7 @@ def _bad_smoke(tmp_path, mutate):
     mutate(smoke)
     (cfg / "scales" / "smoke.yaml").write_text(yaml.safe_dump(smoke))
     with pytest.raises(InputError) as e:
-        config.load_scale("smoke", cfg)
+        studies.load_scale("smoke", cfg)
     return str(e.value)
 
 

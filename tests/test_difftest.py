@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engines import difftest
-from lsmrepro.errors import InputError
+from base.errors import InputError
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root
 

@@ -1,4 +1,4 @@
-"""engines/download.py against a real HTTP server on the loopback interface:
+"""base/download.py against a real HTTP server on the loopback interface:
 a cut-off download resumes with a Range request, a wrong hash leaves
 nothing behind, an unreachable URL is reported as such; and engines/fetch.py
 builds its private deb-src entries from the machine's apt sources."""
@@ -8,8 +8,9 @@ import threading
 
 import pytest
 
-from engines import download, fetch
-from lsmrepro.errors import InputError
+from base import download
+from engines import fetch
+from base.errors import InputError
 
 PAYLOAD = bytes(range(256)) * 4096  # 1 MiB
 

@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from engines import fetch, registry
-from lsmrepro.errors import InputError
+from base.errors import InputError
 
 
 def _tarball(path):

@@ -3,20 +3,23 @@ others, and failed runs are marked, not dropped silently."""
 import pandas as pd
 import pytest
 
-from lsmrepro import aggregate, bench, figure, studies
+from lsmrepro import aggregate, bench, studies
+from paper import figure
 
 
 def _tidy(tmp_path, make_log, failed=False):
-    logs = [make_log(f"{e}_{r}.jsonl", engine=e, rep=r, point=f"engine={e}+dataset=uniform+workload=lookups")
+    logs = [make_log(f"{e}_{r}.jsonl", engine=e, rep=r, factors={"engine": e, "dataset": "uniform", "workload": "lookups"})
             for e in ("leveldb", "rocksdb") for r in (0, 1)]
     if failed:
         f = tmp_path / "failed.jsonl"
         bench.failed_record(f, "run", "out of memory (limit 64MiB)", 137,
                             {"study": "baseline", "experiment": "point", "scale": "smoke", "dataset": "lognormal",
-                             "repetition": "0", "point": "engine=rocksdb+dataset=lognormal+workload=lookups"})
+                             "repetition": "0", "point": "engine=rocksdb+dataset=lognormal+workload=lookups"},
+                            {"engine": "rocksdb", "factors": {"engine": "rocksdb", "dataset": "lognormal",
+                                                              "workload": "lookups"}})
         logs.append(str(f))
     aggregate.aggregate(logs, tmp_path / "t.csv")
-    from paper.plotting import read_tidy
+    from lsmrepro.tidy import read_tidy
     return read_tidy(tmp_path / "t.csv")
 
 

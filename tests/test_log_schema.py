@@ -13,7 +13,7 @@ import yaml
 
 from engines import registry
 from lsmrepro import runlog
-from lsmrepro.errors import InputError
+from base.errors import InputError
 from workloads import catalogue
 
 REPO = registry.REPO

@@ -16,12 +16,12 @@ import sys
 import pandas as pd
 import pytest
 
-from lsmrepro import aggregate, bourbon_rows
-from lsmrepro import config as lsm_config
+from lsmrepro import aggregate, engine_rows
+from lsmrepro import studies as lsm_studies
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root
 pytestmark = pytest.mark.e2e
-SCALES = {s: lsm_config.load_scale(s) for s in ("smoke",)}
+SCALES = {s: lsm_studies.load_scale(s) for s in ("smoke",)}
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "--profile", "profiles/default"]
 
 
@@ -142,22 +142,14 @@ def _field_of(metric, record, subset="", file=None):
     if kind == "run" and metric.startswith("setup_"):
         section, field = aggregate.SETUP_FIELDS[metric[len("setup_"):]]
         return float(record[section][field])
-    if kind == "run" or (kind == "engine" and name.startswith("bourbon_")):
-        return bourbon_rows.field(metric, record, subset, file)
+    if kind == "run":
+        return aggregate.run_field(metric, record)
     if kind == "check":
         return record[{"answers_verified": "verified", "answers_wrong": "wrong"}[metric]]
     if kind == "engine":
-        if name.startswith("hooks_compaction_"):
-            return record["hooks"]["compaction_totals"][name[len("hooks_compaction_"):]]
-        if name.startswith("agent_"):
-            step = record["doblix"]["agent_episodes"][int(subset)]
-            return step[name[len("agent_"):]]
-        for section in ("doblix", "steps"):
-            if name.startswith(section + "_") and name not in record:
-                return record[section][name[len(section) + 1:]]
-        if name not in record and name.startswith("learned_"):
-            return record["learned"][name[len("learned_"):]]
-        return record[name]
+        if name in record:
+            return record[name]
+        return engine_rows.field(name, record, subset, file)
     raise AssertionError(f"{metric} read from a {kind} record")
 
 
@@ -363,6 +355,7 @@ def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
     common = [binary, "--dataset", dataset, "--seed", 3, "--ops", 2000, "--negative-share", 0.1,
               "--meta", "study=baseline", "--meta", "experiment=point", "--meta", "scale=smoke",
               "--meta", "dataset=uniform", "--meta", "repetition=0", "--meta", "point=engine=leveldb+dataset=uniform"]
+    manifest = json.dumps({"engine": "leveldb", "factors": {"engine": "leveldb", "dataset": "uniform"}})
     load_log = tmp_path / "load.jsonl"
     r = _bench("load", "--db", tmp_path / "load-db", "--log", load_log, "--limits", tmp_path / "load.limits.json",
                "--memory", "none", "--", *common, "--phase", "load")
@@ -372,7 +365,7 @@ def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
     run_log = tmp_path / "run.jsonl"
     r = _bench("run", "--from", tmp_path / "load-db", "--load-log", load_log, "--db", tmp_path / "copy",
                "--cache", "cold", "--log", run_log, "--limits", tmp_path / "run.limits.json", "--memory", "none",
-               "--", *common, "--phase", "run")
+               "--manifest", manifest, "--", *common, "--phase", "run")
     assert r.returncode == 0, r.stderr
     records = [json.loads(x) for x in run_log.read_text().splitlines()]
     meta = records[0]["meta"]
@@ -381,6 +374,7 @@ def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
     # evicted again after open, just before the run phase
     assert [x["phase"] for x in records if x["type"] == "phase"] == ["evict", "run"]
     assert records[0]["workload"]["evict_before_run"] is True
+    assert records[0]["attached"]["manifest"] == json.loads(manifest)  # the run's factors travel in its log
     assert next(x for x in records if x.get("phase") == "evict")["ops"] > 0
     check = next(x for x in records if x["type"] == "check")
     assert check["wrong"] == 0 and check["verified"] > 2000
@@ -388,13 +382,14 @@ def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
     failed_log = tmp_path / "failed.jsonl"
     r = _bench("run", "--from", tmp_path / "load-db", "--load-log", load_log, "--db", tmp_path / "copy2",
                "--log", failed_log, "--limits", tmp_path / "failed.limits.json", "--memory", "none",
-               "--", *common, "--phase", "run", "-o", "block_size=lots")
+               "--manifest", manifest, "--", *common, "--phase", "run", "-o", "block_size=lots")
     assert r.returncode == 0, r.stderr
     failure = json.loads(failed_log.read_text())
     assert failure["type"] == "failed" and "block_size" in failure["reason"] and failure["meta"]["point"]
+    assert failure["manifest"] == json.loads(manifest)
     r = _bench("run", "--from", tmp_path / "load-db", "--load-log", load_log, "--db", tmp_path / "copy3",
                "--log", tmp_path / "typo.jsonl", "--limits", tmp_path / "typo.limits.json", "--memory", "none",
-               "--", *common, "--phase", "run", "-o", "blocksize=4096")
+               "--manifest", manifest, "--", *common, "--phase", "run", "-o", "blocksize=4096")
     assert r.returncode == 2 and "'blocksize'" in r.stderr and "block_size" in r.stderr
     assert not (tmp_path / "typo.jsonl").exists()
 

@@ -4,12 +4,13 @@ expected; the files hashed into a build id are the Snakemake rule's inputs."""
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
 
 from engines import build_engine, registry
-from lsmrepro.errors import InputError
+from base.errors import InputError
 
 REPO = registry.REPO
 
@@ -92,8 +93,50 @@ def test_layers_are_build_inputs():
     variants = {"leveldb": registry.load_variants()["leveldb"]}
     if layer.is_dir():
         assert set(layer.rglob("*.patch")) <= set(registry.build_inputs("leveldb", variants))
-    variants["leveldb"]["layers"] = ["driver"]  # any existing folder stands in for a layer
-    assert REPO / "engines/driver/tests/ops_test.cc" in registry.build_inputs("leveldb", variants)
+    variants["leveldb"]["layers"] = ["bourbon"]  # any existing folder stands in for a layer
+    inputs = registry.build_inputs("leveldb", variants)
+    assert REPO / "engines/bourbon/overlay/layers/bourbon/bourbon.h" in inputs
+
+
+def test_build_inputs_are_what_the_build_reads():
+    """Of a layer folder, its overlay and patches; not its README, scripts,
+    log fields or tests. Of the shared folders, sources; not YCSB's specs."""
+    for engine in registry.engine_ids():
+        for p in registry.build_inputs(engine):
+            rel = p.relative_to(REPO)
+            if rel.parts[0] == "engines" and rel.parts[1] not in ("driver", "engines.yaml", "build_engine.py"):
+                assert rel.parts[2] in (registry.OVERLAY, registry.PATCHES), rel
+            assert p.suffix not in (".md", ".py") or rel == Path("engines/build_engine.py"), rel
+            assert not rel.is_relative_to("workloads/ycsb") or p.suffix in registry.SOURCE_SUFFIXES, rel
+
+
+def _toy_tree(tmp_path, monkeypatch):
+    """engines/toy/ with code to build and the files beside it a build never reads."""
+    root = tmp_path / "engines"
+    for rel, text in {"toy/overlay/db/toy.cc": "int toy;\n", "toy/patches/0001-toy.patch": "--- a\n",
+                      "toy/README.md": "# toy\n", "toy/bench.py": "print()\n", "toy/tests/toy_test.cc": "\n",
+                      "toy/log.yaml": "{}\n", "driver/src/toy_engine.cc": "\n"}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    variants = {"toy": {"source": "leveldb", "adapter": "toy", "layers": ["toy"]}}
+    monkeypatch.setattr(registry, "HERE", root)
+    monkeypatch.setattr(registry, "REPO", tmp_path)
+    monkeypatch.setattr(registry, "DRIVER", root / "driver")
+    monkeypatch.setattr(registry, "load_variants", lambda *a, **k: variants)
+    monkeypatch.setattr(build_engine, "REPO", tmp_path)
+    return root / "toy"
+
+
+def test_a_readme_beside_an_engine_keeps_its_build_id(tmp_path, monkeypatch):
+    toy = _toy_tree(tmp_path, monkeypatch)
+    before = build_engine.overlay_hash("toy")
+    for rel in ("README.md", "bench.py", "tests/toy_test.cc", "log.yaml"):
+        (toy / rel).write_text("edited\n")
+        assert build_engine.overlay_hash("toy") == before, rel
+    for rel in ("overlay/db/toy.cc", "patches/0001-toy.patch"):
+        (toy / rel).write_text("edited\n")
+        assert build_engine.overlay_hash("toy") != before, rel
+        before = build_engine.overlay_hash("toy")
 
 
 def test_build_id_follows_the_content_of_every_input(monkeypatch, tmp_path):

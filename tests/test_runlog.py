@@ -3,7 +3,7 @@ import json
 import pytest
 
 from lsmrepro import runlog
-from lsmrepro.errors import InputError
+from base.errors import InputError
 
 
 def test_valid_log_parses_with_line_numbers(tmp_path, sample_records, write_log):

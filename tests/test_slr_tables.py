@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lsmrepro import figure as lsm_figure
+from paper import figure as lsm_figure
 
 
 def sosd(path, keys):

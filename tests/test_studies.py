@@ -1,15 +1,16 @@
 """Studies as data: the registry, a spec's validation (each bad input one
 error naming file, field and what was expected) and its expansion into runs."""
 import copy
+import json
 
 import pytest
 import yaml
 from hypothesis import given, strategies as st
 
-from lsmrepro import config, studies
-from lsmrepro.errors import InputError
+from lsmrepro import studies
+from base.errors import InputError
 
-SMOKE = config.load_scale("smoke")
+SMOKE = studies.load_scale("smoke")
 
 
 def test_baseline_point_expands_to_engine_dataset_repetition_runs():
@@ -68,7 +69,7 @@ def test_inserting_mixes_of_a_dataset_start_from_one_load():
     """Every inserting mix of a study with as many operations holds out what
     the most insert-heavy one inserts: DobLIX's read-heavy, balanced and
     write-heavy mixes of a dataset share a load; read-only keeps every key."""
-    runs = studies.runs(config.load_scale("local"), "doblix")
+    runs = studies.runs(studies.load_scale("local"), "doblix")
     fig9 = runs[runs["figure"] == "fig9"]
     for _, one in fig9.groupby(["engine", "table", "dataset"]):
         by_mix = one.groupby("workload")["load"].unique().apply(list).to_dict()
@@ -84,7 +85,7 @@ def test_inserting_mixes_of_a_dataset_start_from_one_load():
 
 
 def test_paired_dimensions_advance_together(tmp_path):
-    runs = studies.runs(config.load_scale("local"), "doblix", "fig13c")
+    runs = studies.runs(studies.load_scale("local"), "doblix", "fig13c")
     pairs = set(zip(runs["key_encoding"], runs["value_bytes"]))
     assert pairs == {("be64_pad27", 127), ("be64_pad48", 43), ("be64_pad10", 47)}
     fig = {"paired": ["key_encoding", "value_bytes"], "key_encoding": ["be64", "be64_pad16"], "value_bytes": 64}
@@ -108,7 +109,7 @@ def test_local_gives_every_bourbon_ratio_claim_four_pairs():
     """The local scale's bourbon counts exist for this: with 2 pairs the 95%
     interval's t is 12.7 and no claim can be judged."""
     from lsmrepro import claims
-    runs = studies.runs(config.load_scale("local"), "bourbon")
+    runs = studies.runs(studies.load_scale("local"), "bourbon")
     few = {c["id"]: _local_pairs(c, runs) for c in claims.load_claims()
            if c["study"] == "bourbon" and c["measure"]["kind"] in ("ratio", "group", "ordering", "trend")}
     assert few and not {k: n for k, n in few.items() if n < 4}
@@ -116,7 +117,7 @@ def test_local_gives_every_bourbon_ratio_claim_four_pairs():
 
 def test_scale_counts_cap_and_override_per_figure():
     fig = studies.figures("baseline")["point"]
-    assert studies.counts(config.load_scale("paper"), "baseline", "point", fig) == {"ops": 10000000, "repetitions": 5}
+    assert studies.counts(studies.load_scale("paper"), "baseline", "point", fig) == {"ops": 10000000, "repetitions": 5}
     over = {"counts": {"max_ops": 100, "figures": {"baseline/point": {"repetitions": 1}}}}
     assert studies.counts(over, "baseline", "point", fig) == {"ops": 100, "repetitions": 1}
 
@@ -190,12 +191,12 @@ def test_grid_is_the_product_of_its_lists(tmp_path, monkeypatch):
     assert level["point"].is_unique
 
 
-@given(st.dictionaries(st.sampled_from(["engine", "index", "position_boundary", "dataset", "workload"]),
-                       st.text(alphabet=sorted(studies.TOKEN), min_size=1, max_size=8), min_size=1))
-def test_point_ids_round_trip_to_their_factors(factors):
-    from lsmrepro.aggregate import point_factors
-    point = studies.ID_SEP.join(f"{k}={v}" for k, v in factors.items())
-    assert point_factors(point) == factors
+def test_a_runs_id_is_its_manifests_factors():
+    """The run id names the folder; the factors travel as data (the manifest)."""
+    for row in studies.runs(SMOKE).itertuples():
+        manifest = json.loads(studies.run_manifest(row))
+        assert row.point == studies.ID_SEP.join(f"{k}={v}" for k, v in manifest["factors"].items())
+        assert manifest["engine"] == manifest["factors"]["engine"] == row.engine
 
 
 def test_a_grid_list_is_the_union_of_its_products(tmp_path, monkeypatch):

@@ -64,8 +64,8 @@ def test_list_and_estimate_say_what_is_missing(tmp_path):
 
 def test_list_says_done_then_stale_when_a_raw_log_is_newer(tmp_path):
     import os
-    from lsmrepro import config, studies, targets
-    runs = studies.runs(config.load_scale("smoke"), "baseline", "point")
+    from lsmrepro import studies, targets
+    runs = studies.runs(studies.load_scale("smoke"), "baseline", "point")
     for r in runs.itertuples():
         stem = tmp_path / "smoke" / "raw" / "baseline" / "point" / r.point / f"r{r.rep}"
         stem.parent.mkdir(parents=True, exist_ok=True)
@@ -86,8 +86,8 @@ def test_estimate_counts_a_shared_load_once_for_the_study(tmp_path):
     """doblix's fig1 reads fig9's WIKI read-only load: each figure alone pays
     for it, the study once. Every job measured at 10 s with no phase records,
     so every job is estimated at 10 s."""
-    from lsmrepro import config, studies, targets
-    runs = studies.runs(config.load_scale("smoke"), "doblix")
+    from lsmrepro import studies, targets
+    runs = studies.runs(studies.load_scale("smoke"), "doblix")
     bench = tmp_path / "smoke" / "benchmarks"
     paths = [bench / "loads" / f"{load}.tsv" for load in runs["load"].unique()]
     paths += [bench / r.study / r.figure / r.point / f"r{r.rep}.tsv" for r in runs.itertuples()]
@@ -101,3 +101,28 @@ def test_estimate_counts_a_shared_load_once_for_the_study(tmp_path):
     per_figure = figures[figures["target"].str.startswith("doblix/")]["seconds"].sum()
     shared = runs.groupby("figure")["load"].nunique().sum() - runs["load"].nunique()
     assert shared > 0 and per_figure == 10.0 * (len(runs) + runs["load"].nunique() + shared)
+
+
+def test_a_figure_is_made_again_when_a_helper_it_imports_changes(tmp_path):
+    """bourbon/fig16's outputs and inputs made long ago: every file of ours it
+    reads is newer, so the dry run plans the figure again and names them,
+    its study's helper (through fig14) and the catalogue among them."""
+    import os
+    from lsmrepro import studies
+    results = tmp_path / "results"
+    made = [results / "smoke" / "hardware" / "fingerprint.json"]
+    made += [results / "smoke" / "tidy" / "bourbon" / f"{e}.csv" for e in studies.figure_experiments("bourbon", "fig16")]
+    made += [results / "smoke" / kind / "bourbon" / f"fig16.{ext}"
+             for kind, exts in (("figures", ("pdf", "png")), ("tables", ("csv", "md"))) for ext in exts]
+    for f in made:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text("")
+        os.utime(f, (1, 1))
+    r = _snakemake("-n", str(results / "smoke" / "figures" / "bourbon" / "fig16.pdf"), "--allowed-rules",
+                   "study_figure", "--config", "scale=smoke", f"results_dir={results}")
+    out = r.stdout + r.stderr
+    assert r.returncode == 0 and "rule study_figure" in out, out[-3000:]
+    reason = out[out.index("reason:"):].splitlines()[0]
+    for helper in ("paper/bourbon/common.py", "paper/bourbon/fig14.py", "paper/plotting.py",
+                   "workloads/datasets.yaml"):
+        assert helper in reason, (helper, reason)

@@ -7,11 +7,12 @@ sys.path.insert(0, workflow.basedir)
 
 from engines import registry
 from lsmrepro import config as lsm_config
-from lsmrepro.errors import InputError
+from lsmrepro import studies as lsm_studies
+from base.errors import InputError
 
 try:
     lsm_config.check(config)
-    SCALES = {name: lsm_config.load_scale(name) for name in ("smoke", "local", "paper")}
+    SCALES = {name: lsm_studies.load_scale(name) for name in ("smoke", "local", "paper")}
     SOURCES = registry.load_sources()
     ENGINES = registry.load_variants()  # engine id -> variant: every engine id comes from here
 except InputError as e:

@@ -11,9 +11,8 @@ import re
 import sys
 from pathlib import Path
 
-from lsmrepro.config import _load_yaml, validate
-from lsmrepro import studies
-from lsmrepro.errors import InputError, cli
+from base.yamlio import load_yaml, validate
+from base.errors import InputError, cli
 
 HERE = Path(__file__).resolve().parent
 CATALOGUE = HERE / "datasets.yaml"
@@ -21,19 +20,19 @@ SCHEMA = HERE / "datasets.schema.yaml"
 REPO = HERE.parent
 
 
-def load(path=CATALOGUE):
+def load(path=CATALOGUE, studies=None):
     """The validated catalogue as a dict. Beyond the schema, checks what a
     schema cannot: mixes name existing files, size sets pair with known
-    datasets, stand-in and generator names exist in datagen's registry
-    (when `generators` is given), and `uses` name registered studies."""
-    data = _load_yaml(path)
+    datasets, and, when `studies` (the registered study ids, which live a
+    layer above: lsmrepro/studies.py passes them) is given, that `uses`
+    name registered studies."""
+    data = load_yaml(path)
     validate(data, SCHEMA, path)
-    known = studies.registry()
     for name, entry in data["datasets"].items():
         for i, use in enumerate(entry["uses"]):
-            if use["study"] not in known:
+            if studies is not None and use["study"] not in studies:
                 raise InputError(path, f"datasets.{name}.uses.{i}.study",
-                                 f"a study of paper/studies.yaml ({', '.join(known)}), got {use['study']!r}")
+                                 f"a study of paper/studies.yaml ({', '.join(studies)}), got {use['study']!r}")
             enc = use["key_encoding"]
             if enc == "decimal_var" and "key_lengths" not in entry:
                 raise InputError(path, f"datasets.{name}.key_lengths", "expected for key_encoding decimal_var")

@@ -8,9 +8,9 @@ import argparse
 import json
 from pathlib import Path
 
-from engines.download import file_hash
-from lsmrepro.atomic import write_text
-from lsmrepro.errors import InputError, cli
+from base.download import file_hash
+from base.atomic import write_text
+from base.errors import InputError, cli
 
 SCHEMA_VERSION = 1
 REQUIRED = ("schema_version", "dataset", "scale", "file", "count", "sha256", "stand_in", "source")

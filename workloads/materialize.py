@@ -18,7 +18,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from lsmrepro.errors import InputError, cli
+from base.errors import InputError, cli
 from workloads import catalogue, manifest, sosd_fetch
 
 

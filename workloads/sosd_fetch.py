@@ -3,7 +3,7 @@
 Sources and md5s are SOSD's scripts/download.sh (md5 of the decompressed
 file). A file already in the data folder is verified and used, never
 overwritten: a mismatch is an error naming the file and both hashes. A
-download (resumed when cut off, engines/download.py) is decompressed with
+download (resumed when cut off, base/download.py) is decompressed with
 zstandard into a temporary file that is renamed only after its md5 matches.
 Verified files get a `<file>.verified.json` stamp (size, mtime, md5) so later
 runs skip re-hashing gigabytes.
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import zstandard
 
-from engines.download import Unreachable, download as fetch_url, file_hash
-from lsmrepro.errors import InputError, cli
+from base.download import Unreachable, download as fetch_url, file_hash
+from base.errors import InputError, cli
 from workloads import catalogue
 
 CHUNK = 1 << 22
@@ -84,7 +84,7 @@ def _unpack_zstd(packed, out, url):
 def download(real, data_dir):
     """Downloads real['url'] into data_dir/real['file'] (decompressing zstd),
     verifying the md5 before the file appears under its name. An interrupted
-    transfer is resumed by the next call (engines/download.py)."""
+    transfer is resumed by the next call (base/download.py)."""
     dest = Path(data_dir) / real["file"]
     raw = dest.with_name(f".{dest.name}.download")  # the file as served
     tmp = dest.with_name(f".{dest.name}.unpacked{os.getpid()}")

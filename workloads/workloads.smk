@@ -17,7 +17,7 @@ import os
 from workloads import catalogue as wl_catalogue
 from workloads import rules as wl
 
-WL_CAT = wl_catalogue.load()
+WL_CAT = wl_catalogue.load(studies=lsm_studies.registry())
 WL_DATAGEN = f"{BUILD}/workloads/datagen"
 WL_DIR = f"{RESULTS}/{{scale}}/datasets"
 WL_LOGS = f"{RESULTS}/{{scale}}/logs/datasets"

@@ -37,7 +37,7 @@ sys.path.insert(0, str(HERE.parent.parent))  # run as a script
 
 from engines import build_engine, registry  # noqa: E402
 from engines.fetch import sha256_of  # noqa: E402
-from lsmrepro.errors import InputError, cli  # noqa: E402
+from base.errors import InputError, cli  # noqa: E402
 
 # Pristine LevelDB 1.23 fails this case here too (NOTES.md: db/db_test.cc:1372,
 # a hidden value still present after compaction, two runs out of two).

@@ -30,7 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from lsmrepro.atomic import write_text  # noqa: E402
+from base.atomic import write_text  # noqa: E402
 
 PARTS = {
     "indexes": {

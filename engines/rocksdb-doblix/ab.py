@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench  # noqa: E402
 
-from lsmrepro.errors import InputError, cli  # noqa: E402
+from base.errors import InputError, cli  # noqa: E402
 
 
 def lsmbench(binary, table, study, dataset, db, log, phase):

@@ -41,9 +41,9 @@ sys.path.insert(0, str(REPO))
 
 from lsmrepro import studies  # noqa: E402
 from lsmrepro.claims import interval  # noqa: E402
-from lsmrepro.atomic import write_text  # noqa: E402
-from lsmrepro.config import load_scale  # noqa: E402
-from lsmrepro.errors import InputError, cli  # noqa: E402
+from base.atomic import write_text  # noqa: E402
+from lsmrepro.studies import load_scale  # noqa: E402
+from base.errors import InputError, cli  # noqa: E402
 
 # The study's systems compared here: its grid's `table` value per engine.
 SYSTEMS = {"rocksdb": "block", "rocksdb-doblix": "doblix"}

@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench  # noqa: E402
 
-from lsmrepro.atomic import write_text  # noqa: E402
-from lsmrepro.errors import InputError, cli  # noqa: E402
+from base.atomic import write_text  # noqa: E402
+from base.errors import InputError, cli  # noqa: E402
 
 
 def per_get(log, table):

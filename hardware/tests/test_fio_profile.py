@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lsmrepro.errors import InputError
+from base.errors import InputError
 from hardware import fio_profile
 from conftest import DATA, REPO, one_error_line, run_module
 

@@ -1,8 +1,9 @@
 """Limits as written in configs and on the command line."""
 import pytest
 
-from lsmrepro.errors import InputError
-from hardware.limits import parse_limit, parse_size, human
+from base.errors import InputError
+from base.sizes import human, parse_size
+from hardware.limits import parse_limit
 from conftest import run_module, one_error_line
 
 GIB = 1 << 30
@@ -56,9 +57,9 @@ def test_runner_without_command_is_one_line():
 
 
 def test_scale_configs_have_a_valid_hardware_section():
-    from lsmrepro import config
+    from lsmrepro import studies
     for scale in ("smoke", "local", "paper"):
-        hw = config.load_scale(scale)["hardware"]
+        hw = studies.load_scale(scale)["hardware"]
         parse_limit(hw["memory_limit"])          # this machine's RAM
         parse_size(hw["calibration"]["size"], "calibration.size")
         assert hw["calibration"]["runtime_s"] > 0

@@ -7,7 +7,8 @@ import subprocess
 import pytest
 import yaml
 
-from lsmrepro.errors import InputError
+from base.errors import InputError
+from lsmrepro import studies
 from workloads import catalogue
 from workloads_fixtures import datagen  # noqa: F401 (pytest fixtures)
 
@@ -57,7 +58,7 @@ def test_bad_catalogue_is_one_clear_line(tmp_path, cat, mutate, field, expected)
     mutate(data)
     p = _write(tmp_path, data)
     with pytest.raises(InputError) as e:
-        catalogue.load(p)
+        catalogue.load(p, studies=studies.registry())
     assert e.value.path == str(p)
     assert e.value.field == field
     assert expected in e.value.expected

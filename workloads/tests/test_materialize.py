@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from lsmrepro.errors import InputError
+from base.errors import InputError
 from workloads import catalogue, manifest, materialize
 from workloads_fixtures import datagen  # noqa: F401 (pytest fixtures)
 

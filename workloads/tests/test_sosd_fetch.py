@@ -6,7 +6,7 @@ import hashlib
 import pytest
 import zstandard
 
-from lsmrepro.errors import InputError
+from base.errors import InputError
 from workloads import sosd_fetch
 
 

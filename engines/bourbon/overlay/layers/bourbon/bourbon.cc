@@ -14,8 +14,11 @@
 #include "db/filename.h"
 #include "db/version_edit.h"
 #include "layers/bourbon/file_layout.h"
-#include "layers/bourbon/model_iterator.h"
+#include "layers/bourbon/file_state.h"
+#include "layers/bourbon/level_hint.h"
+#include "layers/bourbon/models.h"
 #include "layers/bourbon/path_trace.h"
+#include "layers/bourbon/table_reader.h"
 #include "layers/hooks/lookup_trace.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
@@ -29,213 +32,13 @@ namespace bourbon {
 
 using lidx::u128;
 
-struct FileModel {
-  std::unique_ptr<FileLayout> layout;
-  lidx::PlrIndex<u128> plr;
-};
-
-struct FileState {
-  uint64_t number = 0;
-  std::atomic<int> level{-1};
-  uint64_t size = 0;
-  uint64_t created_us = 0;
-  uint64_t deleted_us = 0;
-  std::atomic<const FileModel*> model{nullptr};
-  std::unique_ptr<FileModel> owner;
-  std::atomic<uint64_t> positive[kNumPaths] = {}, negative[kNumPaths] = {};
-  std::atomic<uint64_t> positive_ticks[kNumPaths] = {},
-                        negative_ticks[kNumPaths] = {};
-  // Guarded by Bourbon::mu_.
-  const char* state = "waiting";
-  bool triaged = false;
-  bool deleted = false;
-  uint64_t queued_us = 0, learn_start_us = 0, learn_ns = 0;
-  uint64_t entries = 0, segments = 0, model_bytes = 0, filter_bytes = 0;
-  double benefit_ns = 0, cost_ns = 0;
-  bool fixed_entry_size = false;
-
-  uint64_t Lookups() const {
-    uint64_t n = 0;
-    for (int p = 0; p < kNumPaths; p++) n += positive[p] + negative[p];
-    return n;
-  }
-};
-
-struct LevelModel {
-  uint64_t generation = 0;
-  lidx::PlrIndex<u128> plr;
-  uint64_t n = 0;
-  int key_length = -1;
-  std::vector<uint64_t> numbers;
-  std::vector<uint64_t> starts;  // numbers.size() + 1
-  std::vector<std::unique_ptr<FileLayout>> layouts;
-};
-
-// Where range queries start, for the run log.
-struct ScanCounters {
-  std::atomic<uint64_t> table_iterators[2] = {};  // [unlearned, learned]
-  std::atomic<uint64_t> model_seeks{0};
-};
-
 namespace {
-
-// A level model's answer for the next table probe on this thread.
-struct Hint {
-  bool valid = false;
-  uint64_t file = 0;
-  uint64_t lo = 0, hi = 0;
-  const FileLayout* layout = nullptr;
-  std::shared_ptr<LevelModel> model;  // keeps `layout` alive
-};
-thread_local Hint tls_hint;
-
-// Every model of Bourbon, file or level, is greedy PLR at the same bound.
-void Train(lidx::PlrIndex<u128>* plr, const std::vector<u128>& keys,
-           int error_bound) {
-  plr->Configure({{"delta", std::to_string(error_bound)}});
-  plr->Build(keys.data(), keys.size(), nullptr);
-}
 
 uint64_t NanosSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now() - t0)
       .count();
 }
-
-lidx::Bound Predict(const lidx::PlrIndex<u128>& plr, uint64_t n,
-                    int key_length, const Slice& user_key) {
-  std::string_view k(user_key.data(), user_key.size());
-  if (key_length >= 0 && key_length <= 16 &&
-      static_cast<int>(user_key.size()) == key_length) {
-    return plr.Search(lidx::MapKey<u128>(k));  // injective on these keys
-  }
-  return lidx::StringBound(plr, n, k);
-}
-
-// Wraps handle_result to tell positive internal lookups (the table held
-// the user key) from negative ones.
-struct Saver {
-  void* arg;
-  HandleResult handle_result;
-  Slice user_key;
-  const Comparator* ucmp;
-  bool positive;
-  static void Handle(void* p, const Slice& ikey, const Slice& value) {
-    Saver* s = static_cast<Saver*>(p);
-    s->positive = ikey.size() >= 8 &&
-                  s->ucmp->Compare(ExtractUserKey(ikey), s->user_key) == 0;
-    (*s->handle_result)(s->arg, ikey, value);
-  }
-};
-
-class Reader : public TableReader {
- public:
-  Reader(TableReader* native, RandomAccessFile* file,
-         std::shared_ptr<FileState> state, const Comparator* ucmp,
-         Cache* block_cache, ScanCounters* scans)
-      : native_(native),
-        file_(file),
-        state_(std::move(state)),
-        ucmp_(ucmp),
-        block_cache_(block_cache),
-        cache_id_(block_cache ? block_cache->NewId() : 0),
-        scans_(scans) {}
-
-  // A learned table seeks with its model (§5.3); an unlearned one (or one
-  // learned after the iterator was made) with LevelDB's index.
-  Iterator* NewIterator(const ReadOptions& options) const override {
-    const FileModel* m = state_->model.load(std::memory_order_acquire);
-    scans_->table_iterators[m ? 1 : 0].fetch_add(1, std::memory_order_relaxed);
-    if (m == nullptr) return native_->NewIterator(options);
-    auto predict = [m](const Slice& user_key) {
-      return Predict(m->plr, m->layout->entries(), m->layout->key_length(),
-                     user_key);
-    };
-    return new ModelIterator(m->layout.get(), predict, file_, options,
-                             block_cache_, cache_id_, &scans_->model_seeks);
-  }
-  uint64_t ApproximateOffsetOf(const Slice& key) const override {
-    return native_->ApproximateOffsetOf(key);
-  }
-  size_t IndexMemoryBytes() const override {
-    const FileModel* m = state_->model.load(std::memory_order_acquire);
-    return native_->IndexMemoryBytes() +
-           (m ? m->plr.MemoryBytes() + m->layout->MemoryBytes() : 0);
-  }
-
-  Status InternalGet(const ReadOptions& options, const Slice& k, void* arg,
-                     HandleResult handle_result) override {
-    const uint64_t t0 = trace::Ticks();
-    Saver saver{arg, handle_result, ExtractUserKey(k), ucmp_, false};
-    int path;
-    Status s;
-    if (tls_hint.valid && tls_hint.file == state_->number) {
-      tls_hint.valid = false;
-      path = kLevelModelPath;
-      s = tls_hint.layout->Get(path, options, file_, k, tls_hint.lo,
-                               tls_hint.hi, &saver, &Saver::Handle);
-    } else if (const FileModel* m =
-                   state_->model.load(std::memory_order_acquire)) {
-      path = kFileModelPath;
-      lidx::Bound b;
-      {
-        ScopedPathStep step(path, kModelLookup);
-        b = Predict(m->plr, m->layout->entries(), m->layout->key_length(),
-                    saver.user_key);
-      }
-      s = m->layout->Get(path, options, file_, k, b.lo, b.hi, &saver,
-                         &Saver::Handle);
-    } else {
-      path = kBaselinePath;
-      tls_hint.valid = false;
-      if (trace::Tracing()) {
-        // The hooks time LevelDB's own steps; attribute them to this path.
-        static const int kHook[] = {trace::kLoadIndex, trace::kIndexSearch,
-                                    trace::kLoadData, trace::kSearchData};
-        static const PathStep kMine[] = {kLoadIndex, kSearchIndex, kLoadData,
-                                         kSearchData};
-        trace::LookupTrace& hooks = trace::ThisThread();
-        uint64_t ticks[4], calls[4];
-        for (int i = 0; i < 4; i++) {
-          ticks[i] = hooks.ticks[kHook[i]];
-          calls[i] = hooks.calls[kHook[i]];
-        }
-        s = native_->InternalGet(options, k, &saver, &Saver::Handle);
-        PathTrace& mine = ThisThreadPaths();
-        for (int i = 0; i < 4; i++) {
-          mine.ticks[path][kMine[i]] += hooks.ticks[kHook[i]] - ticks[i];
-          mine.calls[path][kMine[i]] += hooks.calls[kHook[i]] - calls[i];
-        }
-      } else {
-        s = native_->InternalGet(options, k, &saver, &Saver::Handle);
-      }
-    }
-    const uint64_t dt = trace::Ticks() - t0;
-    if (saver.positive) {
-      state_->positive[path].fetch_add(1, std::memory_order_relaxed);
-      state_->positive_ticks[path].fetch_add(dt, std::memory_order_relaxed);
-    } else {
-      state_->negative[path].fetch_add(1, std::memory_order_relaxed);
-      state_->negative_ticks[path].fetch_add(dt, std::memory_order_relaxed);
-    }
-    if (trace::Tracing()) {
-      PathTrace& t = ThisThreadPaths();
-      t.ticks[path][kTable] += dt;
-      t.calls[path][kTable]++;
-      (saver.positive ? t.positive : t.negative)[path]++;
-    }
-    return s;
-  }
-
- private:
-  std::unique_ptr<TableReader> native_;
-  RandomAccessFile* const file_;  // owned by the table cache
-  const std::shared_ptr<FileState> state_;
-  const Comparator* const ucmp_;
-  Cache* const block_cache_;
-  const uint64_t cache_id_;  // this reader's blocks in block_cache_
-  ScanCounters* const scans_;
-};
 
 double Mean(uint64_t ticks, uint64_t n) {
   return n ? trace::TicksToNanos(ticks) / n : 0.0;
@@ -380,8 +183,8 @@ Status Bourbon::Open(const Options& options, RandomAccessFile* file,
   }
   const InternalKeyComparator* icmp =
       static_cast<const InternalKeyComparator*>(options.comparator);
-  *reader = new Reader(native, file, std::move(state), icmp->user_comparator(),
-                       options.block_cache, scans_.get());
+  *reader = NewTableReader(native, file, std::move(state), icmp->user_comparator(),
+                           options.block_cache, scans_.get());
   return s;
 }
 

@@ -20,7 +20,7 @@ from requests.adapters import HTTPAdapter
 from tqdm import tqdm
 from urllib3.util.retry import Retry
 
-from lsmrepro.errors import InputError
+from base.errors import InputError
 
 TIMEOUT = 30  # seconds without a byte before a connection counts as lost
 CHUNK = 1 << 20

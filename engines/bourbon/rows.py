@@ -1,16 +1,17 @@
-"""Tidy rows of the nested sections of a run log that the Bourbon study reads
-(engines/bourbon/README.md, "Run log"), and of the device calibration every
-run log carries: lsmrepro.aggregate calls these for each record.
+"""Tidy rows of the engine record's `bourbon` section (engines/bourbon/
+README.md, "Run log"), as engines/bourbon/log.yaml declares them:
 
-- engine record, `bourbon` section: its numbers as `bourbon_<key>`; the
-  internal lookups and their shares by path (`subset` = path); per level
-  (`subset` = L<n>): changes, level learnings, model state, and internal
-  lookups and their summed time, positive/negative, by path; per table (the
-  `level` and `file` columns): creation and deletion time and its internal
-  lookups, positive and negative (the `note` is the table's learning state).
-- run record: the dataset's distinct keys (`dataset_keys`), and from
-  `attached.calibration` each fio job's mean completion latency
-  (`device_<job>_clat_mean_ns`), so a figure can print the device beside it.
+- section_rows: its numbers as `bourbon_<key>`; the internal lookups and
+  their shares by path (`subset` = path); per level (`subset` = L<n>):
+  changes, level learnings, model state, and internal lookups and their
+  summed time, positive/negative, by path;
+- table_rows (runs only, not the load behind each run): per table (the
+  `level` and `file` columns) its creation and deletion time and its
+  internal lookups, positive and negative (the `note` is the table's
+  learning state).
+
+Each `*_field` is the inverse, for the trace-back tests: the number of the
+section a row of that metric (without a load_ prefix) came from.
 """
 
 LEVEL_NUMBERS = ("changes", "level_learnings", "failed_level_learnings", "level_model_valid",
@@ -25,7 +26,7 @@ def _number(value):
     return value if isinstance(value, (int, float)) else None
 
 
-def bourbon_rows(section, row, per_table=True):
+def section_rows(section, row):
     """`row(metric, value, unit, op="", subset="", **extra)` makes one tidy row."""
     out = []
     for key, value in section.items():
@@ -47,8 +48,11 @@ def bourbon_rows(section, row, per_table=True):
             for path, v in (level.get(key) or {}).items():
                 out.append(row(f"bourbon_level_{short}_{path}", v, "ns" if short.endswith("ns") else "",
                                subset=name))
-    if not per_table:
-        return out
+    return out
+
+
+def table_rows(section, row):
+    out = []
     for f in section.get("files") or []:
         extra = {"level": f"L{f['level']}", "file": f["number"], "note": f.get("state", "")}
         out.append(row("bourbon_file_created_s", f["created_s"], "s", **extra))
@@ -60,39 +64,14 @@ def bourbon_rows(section, row, per_table=True):
     return out
 
 
-def run_rows(run, row):
-    """The run record's dataset size (`dataset_keys`, its distinct keys) and
-    the device calibration attached to it."""
-    out = []
-    if isinstance((run.get("dataset") or {}).get("distinct"), int):
-        out.append(row("dataset_keys", run["dataset"]["distinct"], "keys"))
-    calibration = (run.get("attached") or {}).get("calibration")
-    for job, m in ((calibration or {}).get("measurements") or {}).items():
-        mean = ((m or {}).get("clat_ns") or {}).get("mean")
-        if isinstance(mean, (int, float)):
-            out.append(row(f"device_{job.replace('-', '_')}_clat_mean_ns", mean, "ns"))
-    return out
-
-
-def field(metric, record, subset="", file=None):
-    """The inverse, for the trace-back test: the field of `record` (a run
-    record or an engine record) a tidy row of these came from."""
-    if metric == "dataset_keys":
-        return record["dataset"]["distinct"]
-    if metric.startswith("device_"):
-        job = metric[len("device_"):-len("_clat_mean_ns")]
-        m = {k.replace("-", "_"): v for k, v in record["attached"]["calibration"]["measurements"].items()}
-        return m[job]["clat_ns"]["mean"]
-    if metric.startswith("load_"):
-        metric = metric[len("load_"):]
-    b = record["bourbon"]
+def section_field(metric, section, subset="", file=None):
     name = metric[len("bourbon_"):]
     if name == "internal_lookups":
-        return b["internal_lookups_by_path"][subset]
+        return section["internal_lookups_by_path"][subset]
     if name == "model_path_share":
-        return b["model_path_share"][subset]
+        return section["model_path_share"][subset]
     if name.startswith("level_"):
-        level = next(lv for lv in b["levels"] if f"L{lv['level']}" == subset)
+        level = next(lv for lv in section["levels"] if f"L{lv['level']}" == subset)
         rest = name[len("level_"):]
         if rest in LEVEL_NUMBERS:
             return _number(level[rest])
@@ -100,10 +79,12 @@ def field(metric, record, subset="", file=None):
             if rest.startswith(short + "_") and rest[len(short) + 1:] in (level.get(key) or {}):
                 return level[key][rest[len(short) + 1:]]
         raise KeyError(metric)
-    if name.startswith("file_"):
-        f = next(f for f in b["files"] if int(f["number"]) == int(file))
-        rest = name[len("file_"):]
-        if rest in ("positive", "negative"):
-            return sum(f[f"internal_lookups_{rest}"].values())
-        return f[rest]
-    return _number(b[name])
+    return _number(section[name])
+
+
+def table_field(metric, section, subset="", file=None):
+    f = next(f for f in section["files"] if int(f["number"]) == int(file))
+    rest = metric[len("bourbon_file_"):]
+    if rest in ("positive", "negative"):
+        return sum(f[f"internal_lookups_{rest}"].values())
+    return f[rest]

@@ -1,8 +1,9 @@
 """Makes one figure: calls `figure(tidy, spec)` of paper/<study>/<figure>.py,
 a pure function of the figure's tidy rows (failed runs included, metric
 `failed`) and its spec (experiments.yaml's entry, plus `study`, `id`,
-`caption`, `dataset_files`: label -> path, and `fingerprint`: the
-machine's hardware fingerprint, a dict), returning (a matplotlib Figure
+`caption`, `dataset_files`: label -> path, `fingerprint`: the
+machine's hardware fingerprint, a dict, and `catalogue`: the dataset
+catalogue, workloads/datasets.yaml), returning (a matplotlib Figure
 or None for a table, a DataFrame). Writes PDF + PNG (a table is drawn when
 there is no figure) and the table as CSV + Markdown, each atomically.
 
@@ -11,7 +12,7 @@ the error, and an `error:` line naming the figure (so does a figure whose runs
 come from more than one machine fingerprint: they are never averaged): the other figures, and the
 report, are still made.
 
-    python -m lsmrepro.figure --study baseline --figure point --tidy results/smoke/tidy/baseline/point.csv \\
+    python -m paper.figure --study baseline --figure point --tidy results/smoke/tidy/baseline/point.csv \\
         --out-pdf ... --out-png ... --out-csv ... --out-md ...
 """
 import argparse
@@ -23,7 +24,8 @@ import traceback
 import pandas as pd
 
 from lsmrepro import studies
-from lsmrepro.errors import cli
+from lsmrepro.tidy import read_tidy
+from base.errors import cli
 from paper import plotting
 
 ERROR_COLUMNS = ["study", "figure", "error"]
@@ -41,7 +43,8 @@ def figure_spec(study, figure, dataset_files=(), fingerprint=None):
     spec = dict(studies.figures(study)[figure])
     names = studies.figure_datasets(study, figure)
     spec.update(study=study, id=figure, caption=studies.caption(study, figure),
-                dataset_files=dict(zip(names, dataset_files)), fingerprint=fingerprint or {})
+                dataset_files=dict(zip(names, dataset_files)), fingerprint=fingerprint or {},
+                catalogue=studies.datasets_catalogue())
     return spec
 
 
@@ -78,7 +81,7 @@ def main(argv=None):
     for name in ("pdf", "png", "csv", "md"):
         ap.add_argument(f"--out-{name}", required=True)
     args = ap.parse_args(argv)
-    tidy = plotting.read_tidy(args.tidy)
+    tidy = read_tidy(args.tidy)
     fingerprint = None
     if args.fingerprint:
         with open(args.fingerprint) as f:
