@@ -6,13 +6,22 @@ from pathlib import Path
 
 import pandas as pd
 
+from indexes import registry as index_registry
 from paper import plotting
 
-CLUSTERED = ["fp", "plr", "ft", "pgm", "rs", "plex", "rmi"]
-UNCLUSTERED = ["alex", "lipp", "dili", "lits"]
+
+
+def index_families(manifest=None):
+    """The paper's index families (seed 000 §3), in lidx's registry order,
+    and their labels: a learned table's indexes (indexes/registry.json)."""
+    tables = [e for e in index_registry.load(manifest) if e["table"]]
+    return ([e["id"] for e in tables if e["family"] == "clustered"],
+            [e["id"] for e in tables if e["family"] == "unclustered"],
+            {e["id"]: e["label"] for e in tables})
+
+
+CLUSTERED, UNCLUSTERED, LABEL = index_families()
 ORDER = CLUSTERED + UNCLUSTERED
-LABEL = {"fp": "FP", "plr": "PLR", "ft": "FT", "pgm": "PGM", "rs": "RS", "plex": "PLEX",
-         "rmi": "RMI", "alex": "ALEX", "lipp": "LIPP", "dili": "DILI", "lits": "LITS"}
 DATASET_LABEL = {"uniform": "Uniform", "zipf090": "Zipfian θ=0.9", "zipf099": "Zipfian θ=0.99",
                  "fb": "FB", "osm": "OSM", "wiki": "WIKI", "varlen": "Variable-length"}
 

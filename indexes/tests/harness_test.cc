@@ -69,6 +69,33 @@ TEST(Registry, UnknownIdAndKnobAreRejectedByName) {
   }
 }
 
+// The metadata engines and studies read (IndexInfo) says what the index
+// does: Exact() as declared, the boundary's knobs accepted, and the bound
+// they give no wider than the boundary promises (error-bounded: 2e+2).
+TEST(Registry, MetadataMatchesTheIndexes) {
+  auto keys = MakeKeys<uint64_t>("uniform", 20000, 7);
+  for (const lidx::IndexInfo& info : lidx::Infos()) {
+    SCOPED_TRACE(std::string(info.id));
+    ASSERT_NE(lidx::FindIndexInfo(info.id), nullptr);
+    EXPECT_EQ(lidx::FindIndexInfo(info.id)->label, info.label);
+    EXPECT_TRUE(info.family == "clustered" || info.family == "unclustered" ||
+                info.family == "other");
+    EXPECT_FALSE(info.label.empty());
+    EXPECT_EQ(info.knob.empty(), info.boundary == lidx::BoundaryKind::kNone);
+    std::string err;
+    auto idx = lidx::MakeIndex<uint64_t>(info.id, lidx::BoundaryKnobs(info, 16, keys.size()), &err);
+    ASSERT_NE(idx, nullptr) << err;
+    EXPECT_EQ(idx->Exact(), info.exact);
+    if (info.boundary != lidx::BoundaryKind::kError) continue;
+    ASSERT_TRUE(idx->Build(keys.data(), keys.size(), nullptr).ok());
+    for (size_t i = 0; i < keys.size(); i += 97) {
+      lidx::Bound b = idx->Search(keys[i]);
+      EXPECT_LE(b.hi - b.lo, 16u + 2) << "key " << i;
+    }
+  }
+  EXPECT_EQ(lidx::FindIndexInfo("nope"), nullptr);
+}
+
 TEST(Registry, SerializedIndexOfOneIdIsRejectedByAnother) {
   auto ids = lidx::RegisteredIds();
   if (ids.size() < 2) GTEST_SKIP();

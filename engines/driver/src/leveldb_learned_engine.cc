@@ -17,6 +17,13 @@ namespace lsmbench {
 
 namespace {
 
+// lsmbench's choices for `index`: the registry's table indexes, and native.
+std::vector<std::string> IndexChoices() {
+  std::vector<std::string> ids = leveldb::TableIndexIds();
+  ids.push_back("native");
+  return ids;
+}
+
 class LearnedEngine : public LevelDBEngine {
  public:
   // The database goes first: its table cache's readers unregister from
@@ -68,9 +75,9 @@ class LearnedEngine : public LevelDBEngine {
     using OT = OptionSpec::Type;
     std::vector<OptionSpec> specs = {
         {"index", OT::kString, "pgm",
-         "learned index of every table (lidx id), or native: LevelDB's own table (for slr)",
-         {"fp", "plr", "ft", "pgm", "rs", "plex", "rmi", "alex", "lipp", "dili", "lits",
-          "native"}},
+         "learned index of every table (a table index of lidx's registry), or native: "
+         "LevelDB's own table (for slr)",
+         IndexChoices()},
         {"slr", OT::kString, "off",
          "index=native only: off (LevelDB's search), binary (our reader, counted), eq or ea "
          "(SLR models), eq-bad (eq with bad segments: index_knobs bad_segments:1)",
@@ -84,8 +91,10 @@ class LearnedEngine : public LevelDBEngine {
          "paper (exponential for eq, linear for ea), linear, binary or exponential",
          {"paper", "linear", "binary", "exponential"}},
         {"position_boundary", OT::kInt, "16",
-         "predicted range width: error = boundary/2 (plr ft pgm rs plex), block entries (fp), "
-         "leaves whose mean width is within it, at most n (rmi)", {}},
+         "predicted range width, made the index's knob by lidx's registry: error = boundary/2, "
+         "block entries, or leaves whose mean width is within it (" +
+             leveldb::BoundaryKnobNames() + ")",
+         {}},
         {"keep_keys", OT::kBool, "false",
          "packed entries with mapped keys and offsets kept in memory (variable-size entries)", {}},
         {"index_knobs", OT::kString, "",
@@ -106,46 +115,21 @@ class LearnedEngine : public LevelDBEngine {
   }
 
   bool Configure(const OptionSet& o, leveldb::Options* options, std::string* err) override {
+    // One parser of the learned table's options (learned_table_config.h):
+    // each of its keys, with the value lsmbench parsed and typed.
     leveldb::LearnedTableConfig c;
-    c.index = o.Str("index");
-    if (o.Int("position_boundary") < 2) {
-      *err = "position_boundary: an integer >= 2 expected";
-      return false;
-    }
-    c.position_boundary = static_cast<uint64_t>(o.Int("position_boundary"));
-    c.keep_keys = o.Bool("keep_keys");
-    c.retrain = o.Bool("retrain");
-    c.slr = o.Str("slr");
-    // seed 003 Fig. 8's fourth mechanism as one value of `slr`, so a
-    // figure's grid can list it beside the others.
-    if (c.slr == "eq-bad") {
-      c.slr = "eq";
-      c.knobs["bad_segments"] = "1";
-    }
-    c.slr_segments = static_cast<uint64_t>(o.Int("slr_segments"));
-    c.slr_error_threshold = static_cast<uint64_t>(o.Int("slr_error_threshold"));
-    c.slr_max_segments = static_cast<uint64_t>(o.Int("slr_max_segments"));
-    c.slr_min_pairs = static_cast<uint64_t>(o.Int("slr_min_pairs"));
-    c.slr_last_mile = o.Str("slr_last_mile") == "paper" ? "" : o.Str("slr_last_mile");
-    const std::string& knobs = o.Str("index_knobs");
-    for (size_t pos = 0; pos < knobs.size();) {
-      size_t end = knobs.find(';', pos);
-      if (end == std::string::npos) end = knobs.size();
-      std::string item = knobs.substr(pos, end - pos);
-      size_t colon = item.find(':');
-      if (colon == std::string::npos || colon == 0) {
-        *err = "index_knobs '" + knobs + "': expected name:value;name:value";
-        return false;
-      }
-      c.knobs[item.substr(0, colon)] = item.substr(colon + 1);
-      pos = end + 1;
+    const nlohmann::json all = o.ToJson();
+    for (const std::string& key : leveldb::LearnedTableOptionKeys()) {
+      const nlohmann::json& v = all.at(key);
+      const std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+      if (!leveldb::SetLearnedTableOption(key, text, &c, err)) return false;
     }
     format_ = leveldb::LearnedTableFormat::Make(c, err);
     if (format_ == nullptr) return false;
     options->table_format = format_.get();
     hooks_.Configure(o, options);
     if (o.Str("granularity") == "level") {
-      if (c.index == "lits" || c.index == "native") {
+      if (leveldb::IsStringIndex(c.index) || c.index == "native") {
         *err = "granularity=level needs an integer-key learned index, not '" + c.index + "'";
         return false;
       }
@@ -196,6 +180,9 @@ class LearnedEngine : public LevelDBEngine {
         {"native_tables_built", s.native_tables_built},
         {"build_failures", s.build_failures},
         {"segments_built", s.segments_built},
+        {"trainings", s.trainings},
+        {"trainings_per_table",
+         s.tables_built ? static_cast<double>(s.trainings) / s.tables_built : 0.0},
         {"model_bytes_written", s.model_bytes_written},
         {"training_seconds", s.train_nanos / 1e9},
         {"model_write_seconds", s.model_write_nanos / 1e9},
@@ -210,6 +197,7 @@ class LearnedEngine : public LevelDBEngine {
                                         {"failures", r.failures},
                                         {"keys", r.keys},
                                         {"segments", r.segments},
+                                        {"trainings", r.trainings},
                                         {"read_seconds", r.read_nanos / 1e9},
                                         {"training_seconds", r.train_nanos / 1e9},
                                         {"seconds", retrain_seconds_},

@@ -180,7 +180,7 @@ std::vector<std::string> SkewedKeys(bool decimal, size_t n) {
   return keys;
 }
 
-// RMI's second-level size is tuned per table so that the mean bound width
+// RMI's second-level size is sized per table (rmi_leaves.cc) so that the mean bound width
 // is within position_boundary (seed 000 §4.2), as the error-bounded
 // indexes' is (boundary + 2 for every lookup): a lookup of a present key
 // then reads on average at most boundary + 1 entries (the bound is [lo,

@@ -1,17 +1,27 @@
-// The registry: index id -> factory. MakeIndex<K>() and RegisteredIds() are
-// what engines, the property tests and the benchmark use; nothing else needs
-// to know the concrete index types.
+// The registry: THE list of index ids, each with the metadata engines and
+// studies need, and its factory. MakeIndex<K>() builds one by id,
+// RegisteredIds()/Infos() list them; nothing else needs to know the concrete
+// index types, and nothing else lists the ids: the learned LevelDB engine
+// (its option choices, knobs, errors), engines/difftest.yaml's `{table_index}`
+// groups and paper/lsm_eval.py read this list (Python through
+// indexes/registry.json, written by `lidx_list --json` and checked equal to
+// it by ctest `lidx_manifest_test`).
 //
 // Adding an index: the class needs a default constructor and
 //   Status Configure(const Options& o);   // rejects unknown knobs by name
-// Include its header in your section below and add one line to your section
-// of Entries(). Ids are lower-case and stable (they appear in serialized
-// indexes and in result files).
+// Include its header in your section below and add one Entry line to your
+// section of Entries(): id, label, family, table, exact, and how the
+// position boundary maps to its knobs (IndexInfo below). Then regenerate
+// indexes/registry.json (indexes/README.md, "Adding an index"). Ids are
+// lower-case and stable (they appear in serialized indexes and in result
+// files).
 //
 // Usage:
 //   std::string err;
 //   auto idx = lidx::MakeIndex<uint64_t>("rs", {{"epsilon", "16"}}, &err);
 //   for (const std::string& id : lidx::RegisteredIds()) ...
+//   const lidx::IndexInfo* info = lidx::FindIndexInfo("pgm");
+//   lidx::Options knobs = lidx::BoundaryKnobs(*info, /*boundary=*/16, /*n=*/keys);
 #ifndef LIDX_REGISTRY_H_
 #define LIDX_REGISTRY_H_
 
@@ -31,7 +41,7 @@
 #include "lidx/plr.h"
 #include "lidx/rmi.h"
 #include "lidx/rs.h"
-// SLR (seed 003); lits is string-native (string_index.h)
+// SLR (seed 003), LITS (string-native, string_index.h)
 #include "lidx/lits.h"
 #include "lidx/slr.h"
 // Updatable, unclustered indexes (seed 000)
@@ -40,6 +50,28 @@
 #include "lidx/dili.h"
 
 namespace lidx {
+
+// How seed 000 §4.2's `position_boundary` (the width of the predicted
+// position range) becomes an index's knobs.
+enum class BoundaryKind {
+  kNone,     // exact: the bound is one position whatever the boundary
+  kEntries,  // `knob` = boundary (fp: entries per block)
+  kError,    // `knob` = boundary / 2 (error-bounded fitters: bound 2e+2 wide)
+  kLeaves,   // `knob` = n / boundary, then sized to hold it (rmi; the engine)
+};
+
+// What an engine or a study needs to know of an index, besides its class.
+struct IndexInfo {
+  std::string_view id;
+  std::string_view label;   // as the papers write it ("PGM")
+  std::string_view family;  // clustered | unclustered (seed 000 §3) | other
+  bool table;               // a learned table's index (engines/leveldb-learned)
+  bool exact;               // Index::Exact() (checked by harness_test)
+  BoundaryKind boundary;
+  std::string_view knob;    // the knob `boundary` sets ("" for kNone)
+  std::string_view fixed;   // knobs set with it, "name:value;..." (paper defaults)
+};
+
 namespace registry_detail {
 
 template <typename K>
@@ -57,44 +89,128 @@ std::unique_ptr<Index<K>> Construct(const Options& opts, std::string* err) {
 }
 
 template <typename K>
-const std::vector<std::pair<std::string_view, Factory<K>>>& Entries() {
-  static const std::vector<std::pair<std::string_view, Factory<K>>> kEntries = {
-      // seed 000, clustered
-      {"fp", &Construct<FenceIndex<K>, K>},
-      {"plr", &Construct<PlrIndex<K>, K>},
-      {"ft", &Construct<FitingTreeIndex<K>, K>},
-      {"pgm", &Construct<PgmIndex<K>, K>},
-      {"rs", &Construct<RadixSplineIndex<K>, K>},
-      {"plex", &Construct<PlexIndex<K>, K>},
-      {"rmi", &Construct<RmiIndex<K>, K>},
-      // seed 003, and LITS
-      {"slr-eq", &Construct<SlrEq<K>, K>},
-      {"slr-ea", &Construct<SlrEa<K>, K>},
-      {"lits", &Construct<LitsIndex<K>, K>},
+struct Entry {
+  IndexInfo info;
+  Factory<K> make;
+};
+
+constexpr auto kErr = BoundaryKind::kError;
+constexpr auto kNoKnob = BoundaryKind::kNone;  // exact, or not a table index
+
+template <typename K>
+const std::vector<Entry<K>>& Entries() {
+  static const std::vector<Entry<K>> kEntries = {
+      // seed 000, clustered (§4.2: error = boundary / 2; PGM's recursive
+      // epsilon 4, RS's radix bits 1 as the paper's defaults)
+      {{"fp", "FP", "clustered", true, false, BoundaryKind::kEntries, "entries", ""},
+       &Construct<FenceIndex<K>, K>},
+      {{"plr", "PLR", "clustered", true, false, kErr, "delta", ""}, &Construct<PlrIndex<K>, K>},
+      {{"ft", "FT", "clustered", true, false, kErr, "error", ""},
+       &Construct<FitingTreeIndex<K>, K>},
+      {{"pgm", "PGM", "clustered", true, false, kErr, "epsilon", "epsilon_recursive:4"},
+       &Construct<PgmIndex<K>, K>},
+      {{"rs", "RS", "clustered", true, false, kErr, "epsilon", "radix_bits:1"},
+       &Construct<RadixSplineIndex<K>, K>},
+      {{"plex", "PLEX", "clustered", true, false, kErr, "epsilon", ""},
+       &Construct<PlexIndex<K>, K>},
+      {{"rmi", "RMI", "clustered", true, false, BoundaryKind::kLeaves, "leaves", ""},
+       &Construct<RmiIndex<K>, K>},
+      // seed 003 (over LevelDB's own index block, not tables)
+      {{"slr-eq", "SLR-EQ", "other", false, false, kNoKnob, "", ""}, &Construct<SlrEq<K>, K>},
+      {{"slr-ea", "SLR-EA", "other", false, false, kNoKnob, "", ""}, &Construct<SlrEa<K>, K>},
       // seed 000, unclustered
-      {"alex", &Construct<AlexIndex<K>, K>},
-      {"lipp", &Construct<LippIndex<K>, K>},
-      {"dili", &Construct<DiliIndex<K>, K>},
+      {{"alex", "ALEX", "unclustered", true, true, kNoKnob, "", ""}, &Construct<AlexIndex<K>, K>},
+      {{"lipp", "LIPP", "unclustered", true, true, kNoKnob, "", ""}, &Construct<LippIndex<K>, K>},
+      {{"dili", "DILI", "unclustered", true, true, kNoKnob, "", ""}, &Construct<DiliIndex<K>, K>},
+      // LITS (string-native, string_index.h; here over 8-byte mapped keys)
+      {{"lits", "LITS", "unclustered", true, true, kNoKnob, "", ""}, &Construct<LitsIndex<K>, K>},
+#ifdef LIDX_EXTRA_ENTRIES
+      // A test build's throwaway indexes (tests/test_add_index.py follows
+      // indexes/README.md's "Adding an index" with one).
+      LIDX_EXTRA_ENTRIES
+#endif
   };
   return kEntries;
 }
 
 }  // namespace registry_detail
 
+// Every registered index's metadata, in registration order.
+inline std::vector<IndexInfo> Infos() {
+  std::vector<IndexInfo> out;
+  for (const auto& e : registry_detail::Entries<uint64_t>()) out.push_back(e.info);
+  return out;
+}
+
+// Null for an unknown id.
+inline const IndexInfo* FindIndexInfo(std::string_view id) {
+  for (const auto& e : registry_detail::Entries<uint64_t>()) {
+    if (e.info.id == id) return &e.info;
+  }
+  return nullptr;
+}
+
+// The ids of `Infos()` passing `keep`, joined by `sep` (for error texts).
+template <typename Pred>
+std::string JoinIds(Pred keep, std::string_view sep = " ") {
+  std::string out;
+  for (const IndexInfo& i : Infos()) {
+    if (!keep(i)) continue;
+    if (!out.empty()) out += sep;
+    out += i.id;
+  }
+  return out;
+}
+
+// "name:value;name:value" into *o (later names override); false and *err on
+// an item without a name or a colon.
+inline bool ParseKnobList(std::string_view text, Options* o, std::string* err) {
+  for (size_t pos = 0; pos < text.size();) {
+    size_t end = text.find(';', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view item = text.substr(pos, end - pos);
+    size_t colon = item.find(':');
+    if (colon == std::string_view::npos || colon == 0) {
+      if (err) *err = "'" + std::string(text) + "': expected name:value;name:value";
+      return false;
+    }
+    (*o)[std::string(item.substr(0, colon))] = std::string(item.substr(colon + 1));
+    pos = end + 1;
+  }
+  return true;
+}
+
+// The knobs that make `boundary` the width of `info`'s predicted range on a
+// table of n keys (IndexInfo::boundary), with its fixed knobs.
+inline Options BoundaryKnobs(const IndexInfo& info, uint64_t boundary, uint64_t n) {
+  Options o;
+  ParseKnobList(info.fixed, &o, nullptr);
+  const uint64_t b = boundary < 1 ? 1 : boundary;
+  switch (info.boundary) {
+    case BoundaryKind::kNone:
+      break;
+    case BoundaryKind::kEntries:
+      o[std::string(info.knob)] = std::to_string(b);
+      break;
+    case BoundaryKind::kError:
+      o[std::string(info.knob)] = std::to_string(b / 2 < 1 ? 1 : b / 2);
+      break;
+    case BoundaryKind::kLeaves:
+      o[std::string(info.knob)] = std::to_string(n / b < 1 ? 1 : n / b);
+      break;
+  }
+  return o;
+}
+
 template <typename K>
 std::unique_ptr<Index<K>> MakeIndex(std::string_view id, const Options& opts,
                                     std::string* err) {
-  for (const auto& [name, factory] : registry_detail::Entries<K>()) {
-    if (name == id) return factory(opts, err);
+  for (const auto& e : registry_detail::Entries<K>()) {
+    if (e.info.id == id) return e.make(opts, err);
   }
   if (err) {
-    std::string known;
-    for (const auto& e : registry_detail::Entries<K>()) {
-      known += known.empty() ? "" : ",";
-      known += e.first;
-    }
     *err = "lidx: unknown index id '" + std::string(id) + "' (known: " +
-           known + ")";
+           JoinIds([](const IndexInfo&) { return true; }, ",") + ")";
   }
   return nullptr;
 }
@@ -103,7 +219,7 @@ std::unique_ptr<Index<K>> MakeIndex(std::string_view id, const Options& opts,
 inline std::vector<std::string> RegisteredIds() {
   std::vector<std::string> ids;
   for (const auto& e : registry_detail::Entries<uint64_t>()) {
-    ids.emplace_back(e.first);
+    ids.emplace_back(e.info.id);
   }
   return ids;
 }

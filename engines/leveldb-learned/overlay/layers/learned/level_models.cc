@@ -8,6 +8,8 @@
 #include "db/dbformat.h"
 #include "db/version_edit.h"
 #include "layers/hooks/lookup_trace.h"
+#include "layers/learned/learned_model.h"
+#include "layers/learned/learned_table_reader.h"
 #include "leveldb/env.h"
 #include "lidx/key_map.h"
 #include "lidx/registry.h"

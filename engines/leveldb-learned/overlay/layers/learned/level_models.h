@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "layers/hooks/lsm_hooks.h"
-#include "layers/learned/learned_table_format.h"
+#include "layers/learned/learned_table_config.h"
 
 namespace leveldb {
 

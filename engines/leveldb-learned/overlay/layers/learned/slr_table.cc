@@ -9,7 +9,7 @@
 
 #include "db/dbformat.h"
 #include "layers/hooks/lookup_trace.h"
-#include "layers/learned/learned_table_format.h"
+#include "layers/learned/learned_table_footer.h"
 #include "leveldb/cache.h"
 #include "leveldb/env.h"
 #include "leveldb/table.h"
@@ -29,12 +29,6 @@ namespace {
 
 constexpr uint64_t kSlrMagic = 0x736c7274626c3031ull;  // "slrtbl01"
 constexpr size_t kSlrFooterSize = 40;
-
-uint64_t Nanos() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // One SLR model, equal-size or error-aware (concrete types: Search also
 // says which last mile to use for that lookup).
@@ -292,9 +286,15 @@ bool TrainOver(const LearnedTableConfig& c, const Restarts& r, const std::string
 
 class SlrBuilder : public TableFileBuilder {
  public:
-  SlrBuilder(const LearnedTableFormat* format, const Options& options, WritableFile* file,
+  SlrBuilder(const LearnedTableConfig* config, LearnedTableBook* book, const Options& options,
+             WritableFile* file,
              const TableFileInfo& info)
-      : format_(format), file_(file), capture_(file), builder_(options, &capture_), info_(info) {}
+      : config_(*config),
+        book_(book),
+        file_(file),
+        capture_(file),
+        builder_(options, &capture_),
+        info_(info) {}
 
   void Add(const Slice& key, const Slice& value) override {
     Slice u = UserKeyOf(key);
@@ -310,7 +310,7 @@ class SlrBuilder : public TableFileBuilder {
   Status Finish() override {
     Status s = builder_.Finish();
     if (!s.ok()) return s;
-    const LearnedTableConfig& c = format_->config();
+    const LearnedTableConfig& c = config_;
     const std::string& file = capture_.bytes();
     const uint64_t native_size = file.size();
     Footer footer;
@@ -326,7 +326,7 @@ class SlrBuilder : public TableFileBuilder {
       return Status::Corruption("slr: cannot parse the index block just written");
     }
     LearnedTableStats built;
-    const uint64_t t0 = Nanos();
+    const uint64_t t0 = LearnedNanos();
     const std::string prefix = CommonPrefix(first_, last_);
     std::string err;
     SlrModel model;
@@ -334,6 +334,7 @@ class SlrBuilder : public TableFileBuilder {
     PutFixed32(&area, static_cast<uint32_t>(prefix.size()));
     area += prefix;
     if (!TrainOver(c, index, prefix, &model, &err)) return Fail(err);
+    built.trainings++;
     if (!model.UsesModel()) built.slr_abandoned++;
     built.segments_built += model.Segments();
     std::string blob;
@@ -366,6 +367,7 @@ class SlrBuilder : public TableFileBuilder {
       if (entries >= c.slr_min_pairs && block.count >= 2) {
         SlrModel bm;
         if (!TrainOver(c, block, prefix, &bm, &err)) return Fail(err);
+        built.trainings++;
         if (bm.UsesModel()) {
           bm.Serialize(&blob);
           built.slr_block_models++;
@@ -375,7 +377,7 @@ class SlrBuilder : public TableFileBuilder {
       PutFixed32(&area, static_cast<uint32_t>(blob.size()));
       area += blob;
     }
-    const uint64_t t1 = Nanos();
+    const uint64_t t1 = LearnedNanos();
     std::string tail = area;
     PutFixed64(&tail, native_size);
     PutFixed64(&tail, area.size());
@@ -386,7 +388,7 @@ class SlrBuilder : public TableFileBuilder {
     PutFixed32(&tail, crc32c::Mask(crc32c::Value(tail.data() + fstart, 28)));
     PutFixed64(&tail, kSlrMagic);
     s = file_->Append(tail);
-    const uint64_t t2 = Nanos();
+    const uint64_t t2 = LearnedNanos();
     extra_ = tail.size();
     built.tables_built = 1;
     built.train_nanos = t1 - t0;
@@ -394,7 +396,7 @@ class SlrBuilder : public TableFileBuilder {
     built.model_bytes_written = area.size();
     trace::ThisThreadBuild().train_nanos += t1 - t0;
     trace::ThisThreadBuild().model_write_nanos += t2 - t1;
-    format_->AddBuilt(built);
+    book_->AddBuilt(built);
     return s;
   }
 
@@ -402,15 +404,14 @@ class SlrBuilder : public TableFileBuilder {
   Status Fail(const std::string& why) {
     LearnedTableStats f;
     f.build_failures = 1;
-    format_->AddBuilt(f);
-    char name[32];
-    std::snprintf(name, sizeof(name), "%06llu.ldb", static_cast<unsigned long long>(info_.number));
-    return Status::NotSupported("slr-" + format_->config().slr + " cannot be built on table " +
-                                    name,
+    book_->AddBuilt(f);
+    return Status::NotSupported("slr-" + config_.slr + " cannot be built on table " +
+                                    LearnedTableName(info_.number),
                                 why);
   }
 
-  const LearnedTableFormat* const format_;
+  const LearnedTableConfig& config_;
+  LearnedTableBook* const book_;
   WritableFile* const file_;
   CaptureFile capture_;
   TableBuilder builder_;
@@ -432,7 +433,7 @@ void DeleteCachedBlock(const Slice&, void* value) {
 class SlrReader : public TableReader {
  public:
   ~SlrReader() override {
-    format_->Unregister(number_);
+    book_->Unregister(number_);
     delete table_;
     if (index_contents_.heap_allocated) delete[] index_contents_.data.data();
     filter_.reset();
@@ -441,10 +442,10 @@ class SlrReader : public TableReader {
 
   // Opens the LevelDB table in [0, native_size) and the model area `area`
   // (empty: no models, binary search).
-  static Status Make(const LearnedTableFormat* format, const Options& options,
+  static Status Make(LearnedTableBook* book, const Options& options,
                      RandomAccessFile* file, uint64_t native_size, const Slice& area,
                      uint64_t number, TableReader** out) {
-    std::unique_ptr<SlrReader> r(new SlrReader(format, options, file, number));
+    std::unique_ptr<SlrReader> r(new SlrReader(book, options, file, number));
     Status s = Table::Open(options, file, native_size, &r->table_);
     if (!s.ok()) return s;
     char fbuf[Footer::kEncodedLength];
@@ -463,7 +464,7 @@ class SlrReader : public TableReader {
     if (s.ok() && options.filter_policy != nullptr) s = r->ReadFilter(footer);
     if (s.ok() && !area.empty()) s = r->LoadModels(area);
     if (!s.ok()) return s;
-    format->Register(number, r->IndexMemoryBytes());
+    book->Register(number, r->IndexMemoryBytes());
     *out = r.release();
     return Status::OK();
   }
@@ -543,9 +544,9 @@ class SlrReader : public TableReader {
   }
 
  private:
-  SlrReader(const LearnedTableFormat* format, const Options& options, RandomAccessFile* file,
+  SlrReader(LearnedTableBook* book, const Options& options, RandomAccessFile* file,
             uint64_t number)
-      : format_(format),
+      : book_(book),
         cmp_(options.comparator),
         policy_(options.filter_policy),
         file_(file),
@@ -639,7 +640,7 @@ class SlrReader : public TableReader {
     return Status::OK();
   }
 
-  const LearnedTableFormat* const format_;
+  LearnedTableBook* const book_;
   const Comparator* const cmp_;  // the DB's internal key comparator
   const FilterPolicy* const policy_;
   RandomAccessFile* const file_;
@@ -658,12 +659,13 @@ class SlrReader : public TableReader {
 
 }  // namespace
 
-TableFileBuilder* NewSlrTableBuilder(const LearnedTableFormat* format, const Options& options,
+TableFileBuilder* NewSlrTableBuilder(const LearnedTableConfig* config, LearnedTableBook* book,
+                                     const Options& options,
                                      WritableFile* file, const TableFileInfo& info) {
-  return new SlrBuilder(format, options, file, info);
+  return new SlrBuilder(config, book, options, file, info);
 }
 
-Status OpenSlrTable(const LearnedTableFormat* format, const Options& options,
+Status OpenSlrTable(const LearnedTableConfig*, LearnedTableBook* book, const Options& options,
                     RandomAccessFile* file, uint64_t file_size, const TableFileInfo& info,
                     bool* ours, TableReader** reader) {
   *ours = false;
@@ -693,13 +695,13 @@ Status OpenSlrTable(const LearnedTableFormat* format, const Options& options,
       crc32c::Unmask(DecodeFixed32(f.data() + 16)) != crc32c::Value(a.data(), a.size())) {
     return Status::Corruption("slr table model checksum mismatch");
   }
-  return SlrReader::Make(format, options, file, native_size, a, info.number, reader);
+  return SlrReader::Make(book, options, file, native_size, a, info.number, reader);
 }
 
-Status OpenBinaryTable(const LearnedTableFormat* format, const Options& options,
+Status OpenBinaryTable(LearnedTableBook* book, const Options& options,
                        RandomAccessFile* file, uint64_t file_size, const TableFileInfo& info,
                        TableReader** reader) {
-  return SlrReader::Make(format, options, file, file_size, Slice(), info.number, reader);
+  return SlrReader::Make(book, options, file, file_size, Slice(), info.number, reader);
 }
 
 }  // namespace leveldb

@@ -20,22 +20,24 @@
 #include <string>
 
 #include "layers/hooks/table_format.h"
+#include "layers/learned/learned_table_book.h"
+#include "layers/learned/learned_table_config.h"
 
 namespace leveldb {
 
-class LearnedTableFormat;
-
-TableFileBuilder* NewSlrTableBuilder(const LearnedTableFormat* format,
+// `config` and `book` outlive the builders and readers.
+TableFileBuilder* NewSlrTableBuilder(const LearnedTableConfig* config, LearnedTableBook* book,
                                      const Options& options, WritableFile* file,
                                      const TableFileInfo& info);
 
 // *ours false when the file's tail is not an SLR footer.
-Status OpenSlrTable(const LearnedTableFormat* format, const Options& options,
+Status OpenSlrTable(const LearnedTableConfig* config, LearnedTableBook* book,
+                    const Options& options,
                     RandomAccessFile* file, uint64_t file_size,
                     const TableFileInfo& info, bool* ours, TableReader** reader);
 
 // Reads a plain LevelDB table with the SLR reader (slr=binary).
-Status OpenBinaryTable(const LearnedTableFormat* format, const Options& options,
+Status OpenBinaryTable(LearnedTableBook* book, const Options& options,
                        RandomAccessFile* file, uint64_t file_size,
                        const TableFileInfo& info, TableReader** reader);
 

@@ -1,0 +1,86 @@
+// The learned table's iterator: Seek asks the reader (model bound, one
+// read); moving past the loaded entries reads the next ~64 KiB chunk.
+#include <algorithm>
+
+#include "layers/hooks/lookup_trace.h"
+#include "layers/learned/learned_table_reader.h"
+#include "leveldb/iterator.h"
+
+namespace leveldb {
+
+namespace {
+
+class LearnedIterator : public Iterator {
+ public:
+  explicit LearnedIterator(const LearnedReader* t) : t_(t) {}
+
+  bool Valid() const override { return valid_; }
+  Slice key() const override { return key_; }
+  Slice value() const override { return value_; }
+  Status status() const override { return status_; }
+
+  void SeekToFirst() override { MoveTo(0, /*forward=*/true); }
+  void SeekToLast() override {
+    if (t_->n() == 0) {
+      valid_ = false;
+      return;
+    }
+    MoveTo(t_->n() - 1, false);
+  }
+  void Seek(const Slice& target) override {
+    trace::ScopedStep step(trace::kSeek);
+    uint64_t pos;
+    status_ = t_->Find(target, &w_, &pos);
+    if (!status_.ok()) {
+      valid_ = false;
+      return;
+    }
+    MoveTo(pos, true);
+  }
+  void Next() override {
+    trace::ScopedStep step(trace::kScan);
+    MoveTo(cur_ + 1, true);
+  }
+  void Prev() override {
+    if (cur_ == 0) {
+      valid_ = false;
+      return;
+    }
+    MoveTo(cur_ - 1, false);
+  }
+
+ private:
+  // Makes entry i current, reading a chunk around it when not loaded.
+  void MoveTo(uint64_t i, bool forward) {
+    cur_ = i;
+    valid_ = false;
+    if (i >= t_->n()) return;
+    if (i < w_.lo || i >= w_.hi) {
+      // About 64 KiB per read, as LevelDB's compaction reads go.
+      uint64_t per = std::max<uint64_t>(1, (64 << 10) / t_->MeanEntryBytes());
+      uint64_t lo = forward ? i : (i + 1 > per ? i + 1 - per : 0);
+      uint64_t hi = std::min<uint64_t>(t_->n(), lo + per);
+      status_ = t_->Load(lo, hi, &w_);
+      trace::Count(&trace::LookupTrace::segments_touched);
+      if (!status_.ok()) return;
+    }
+    if (!t_->Entry(w_, i, &key_, &value_)) {
+      status_ = Status::Corruption("learned table: bad entry");
+      return;
+    }
+    valid_ = true;
+  }
+
+  const LearnedReader* const t_;
+  Window w_;
+  uint64_t cur_ = 0;
+  bool valid_ = false;
+  Slice key_, value_;
+  Status status_;
+};
+
+}  // namespace
+
+Iterator* LearnedReader::NewIterator(const ReadOptions&) const { return new LearnedIterator(this); }
+
+}  // namespace leveldb
