@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from lsmrepro import bench, runlog, studies
+from lsmrepro import bench, regime, runlog, studies
 from lsmrepro.bourbon_rows import bourbon_rows, run_rows
 from lsmrepro.atomic import atomic_path
 from lsmrepro.errors import InputError, cli
@@ -276,6 +276,7 @@ def aggregate(paths, out):
         log = runlog.read(path)
         base = factors_of(log)
         rows += rows_of(log, base)
+        rows += regime.run_rows(log, base, report)  # regime_* metrics (lsmrepro/regime.py)
         if report:
             rows += limit_rows(base, report)
         load_log = log.run["meta"].get("load_log")

@@ -178,6 +178,28 @@ rule study_figure:
         " --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
 
+# The regime each figure was measured in, beside its paper's (lsmrepro/regime.py).
+rule study_regime:
+    input:
+        tidy=f"{RESULTS}/{{scale}}/tidy/{{study}}.csv",
+        spec="paper/{study}/experiments.yaml",
+    output:
+        csv=f"{RESULTS}/{{scale}}/tables/{{study}}/regime.csv",
+        md=f"{RESULTS}/{{scale}}/tables/{{study}}/regime.md",
+    params:
+        py=PY,
+    conda:
+        CONDA_ENV
+    log:
+        f"{RESULTS}/{{scale}}/logs/{{study}}/regime.log",
+    shell:
+        "{params.py} lsmrepro.regime --study {wildcards.study} --tidy {input.tidy}"
+        " --out-csv {output.csv} --out-md {output.md} 2> {log}"
+
+
+ruleorder: study_regime > study_figure
+
+
 rule study_claims:
     input:
         tidy=f"{RESULTS}/{{scale}}/tidy/{{study}}.csv",
