@@ -18,6 +18,8 @@ Per run (tidy rows, added by lsmrepro/aggregate.py), from what the logs hold:
                                the run phase's seconds
   regime_index_share           the index steps of a get (find the file, load and search the
                                index / model) over the mean get latency, where step timers ran
+  learned_slr_kept_share       SLR runs: of the tables the run's load built, the share whose
+                               error-aware model was kept (1 - slr_abandoned / tables_built)
 
 Per figure (`python -m lsmrepro.regime`): tables/<study>/regime.csv, one row per
 figure with runs: the paper's `regime:` (paper/<study>/experiments.yaml) beside the
@@ -84,6 +86,7 @@ def run_rows(log, base, report_path=None):
     share = _index_share(log, e)
     if share is not None:
         row(engine, "regime_index_share", share, "")
+    out += _slr_kept_rows(log, base)
     cached = _cached_fraction(log, report_path)
     if cached is not None:
         value, note = cached
@@ -93,6 +96,26 @@ def run_rows(log, base, report_path=None):
         else:
             row(log.records[0], "regime_cached_fraction", value, "", note)
     return out
+
+
+def _slr_kept_rows(log, base):
+    """learned_slr_kept_share: of the SLR tables the run's load built, the
+    share whose error-aware model was kept (not abandoned for binary search),
+    from the load log's engine record (a run of a settled load builds none)."""
+    from lsmrepro import runlog
+    if (log.run.get("options") or {}).get("slr") != "ea":
+        return []
+    load_log = (log.run.get("meta") or {}).get("load_log")
+    if not load_log or not Path(load_log).exists():
+        return []
+    load = runlog.read(load_log)
+    rec = next((r for r in load.records if r.data["type"] == "engine"), None)
+    learned = (rec.data.get("learned") or {}) if rec else {}
+    built, abandoned = learned.get("tables_built"), learned.get("slr_abandoned")
+    if not built or not _num(abandoned):
+        return []
+    return [{**base, "metric": "learned_slr_kept_share", "op": "", "subset": "", "value": 1 - abandoned / built,
+             "unit": "", "source": f"{load_log}:{rec.line}", "note": f"{abandoned} of {built} tables abandoned"}]
 
 
 def _index_share(log, engine):

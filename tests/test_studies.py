@@ -238,14 +238,14 @@ def test_a_select_value_no_run_has_is_an_error(select):
 
 
 def test_memory_limit_as_a_share_of_the_database(tmp_path):
-    from lsmrepro.bench import db_share_limit
+    from lsmrepro.bench import db_share_budget
     (tmp_path / "a.ldb").write_bytes(b"x" * 1000)
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "b").write_bytes(b"x" * 1000)
-    assert db_share_limit(tmp_path, "50%db") == 1000
-    assert db_share_limit(tmp_path, "50%db+1KiB") == 1000 + 1024
+    assert db_share_budget(tmp_path, "50%db") == 1000
+    assert db_share_budget(tmp_path, "50%db+1KiB") == 1000 + 1024
     with pytest.raises(InputError):
-        db_share_limit(tmp_path, "half%db")
+        db_share_budget(tmp_path, "half%db")
 
 
 @given(st.integers(1, 10**9), st.integers(1, 100), st.one_of(st.none(), st.integers(1, 10**9)),
