@@ -5,8 +5,8 @@ Per run (tidy rows, added by lsmrepro/aggregate.py), from what the logs hold:
   regime_cached_fraction       share of the database's bytes in the page cache when the
                                run phase starts: the runner's `cache_bytes_at_run` over
                                `db_bytes` where it set the limit after the open; else 0 for a
-                               cold run (evicted) and 1 for a warm run under no limit smaller
-                               than the database
+                               cold run (evicted) and 1 for a warm run from a plain copy (its
+                               pages cached, charged outside the run's limit)
   regime_read_bytes_per_op     bytes the engine read from the device during the run phase
                                (/proc/self/io read_bytes since settling, the engine record's
                                read_io) per operation of the run phase
@@ -157,8 +157,8 @@ def _cached_fraction(log, report_path):
         return None
     if meta.get("cache") == "cold":
         return 0.0, "cold run: the database's pages evicted before the run phase"
-    if meta.get("memory_limit_rule"):
-        return None  # a share of the database, set before the open: not measured
+    if meta.get("memory_limit_rule") or meta.get("db_copy") != "copy":
+        return None  # not measured by the runner; a reflink copy starts uncached
     return 1.0, "warm run: the copy's pages cached before the job, under no limit of the database's size"
 
 

@@ -106,3 +106,7 @@ def test_cold_run_without_runner_measure_starts_uncached(tmp_path):
     log = _log(tmp_path, [], {"phase": "run", "cache": "cold"})
     [row] = regime.run_rows(log, {"run": "x"}, None)
     assert row["metric"] == "regime_cached_fraction" and row["value"] == 0.0
+    # warm: a plain copy's pages are cached; a reflink's are not known
+    [row] = regime.run_rows(_log(tmp_path, [], {"phase": "run", "cache": "warm", "db_copy": "copy"}), {}, None)
+    assert row["value"] == 1.0
+    assert regime.run_rows(_log(tmp_path, [], {"phase": "run", "cache": "warm", "db_copy": "reflink"}), {}, None) == []
