@@ -14,8 +14,9 @@ Per run (tidy rows, added by lsmrepro/aggregate.py), from what the logs hold:
   regime_compactions_in_phase  compactions (and flushes) the engine ran from its open to the
                                end of the run phase (the hooks' compaction_totals.count)
   regime_learning_share        the engine's learning_seconds in the run log (training inside
-                               compactions or Bourbon's learner, not a retrain at open) over
-                               the run phase's seconds
+                               compactions or Bourbon's learner; not a retrain at open, and
+                               Bourbon's learning in its open taken off) over the run phase's
+                               seconds
   regime_index_share           the index steps of a get (find the file, load and search the
                                index / model) over the mean get latency, where step timers ran
   learned_slr_kept_share       SLR runs: of the tables the run's load built, the share whose
@@ -82,7 +83,7 @@ def run_rows(log, base, report_path=None):
     if _num(totals.get("count")):
         row(engine, "regime_compactions_in_phase", totals["count"], "compactions")
     if seconds and _num(e.get("learning_seconds")):
-        row(engine, "regime_learning_share", e["learning_seconds"] / seconds, "")
+        row(engine, "regime_learning_share", _phase_learning(log, e) / seconds, "")
     share = _index_share(log, e)
     if share is not None:
         row(engine, "regime_index_share", share, "")
@@ -96,6 +97,19 @@ def run_rows(log, base, report_path=None):
         else:
             row(log.records[0], "regime_cached_fraction", value, "", note)
     return out
+
+
+def _phase_learning(log, engine):
+    """The engine's learning seconds less what it learned in its open
+    (Bourbon's learning=offline or learn_at_open learn every table there):
+    at most the open's seconds are taken off (the end record's driver_seconds)."""
+    learning = engine["learning_seconds"]
+    options = log.run.get("options") or {}
+    if engine.get("bourbon") and (options.get("learning") == "offline"
+                                  or str(options.get("learn_at_open")).lower() == "true"):
+        end = next((r.data for r in log.records if r.data["type"] == "end"), {})
+        learning = max(0.0, learning - ((end.get("driver_seconds") or {}).get("open") or 0.0))
+    return learning
 
 
 def _slr_kept_rows(log, base):

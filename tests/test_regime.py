@@ -110,3 +110,17 @@ def test_cold_run_without_runner_measure_starts_uncached(tmp_path):
     [row] = regime.run_rows(_log(tmp_path, [], {"phase": "run", "cache": "warm", "db_copy": "copy"}), {}, None)
     assert row["value"] == 1.0
     assert regime.run_rows(_log(tmp_path, [], {"phase": "run", "cache": "warm", "db_copy": "reflink"}), {}, None) == []
+
+
+def test_bourbon_learning_in_its_open_is_not_in_the_phase(tmp_path):
+    records = [
+        {"type": "phase", "phase": "run", "ops": 1000, "seconds": 4.0, "ops_per_sec": 250},
+        {"type": "engine", "learning_seconds": 3.0, "bourbon": {"learning": "offline"}},
+        {"type": "end", "status": "ok", "driver_seconds": {"open": 2.5}},
+    ]
+    log = _log(tmp_path, records, {"phase": "run"})
+    log.run["options"] = {"learning": "offline"}
+    rows = {r["metric"]: r["value"] for r in regime.run_rows(log, {}, None)}
+    assert rows["regime_learning_share"] == 0.125     # (3.0 - 2.5) / 4.0
+    log.run["options"] = {"learning": "cba"}
+    assert {r["metric"]: r["value"] for r in regime.run_rows(log, {}, None)}["regime_learning_share"] == 0.75
