@@ -150,6 +150,8 @@ rule study_tidy:
 
 # Any figure: paper/<study>/<figure>.py applied to its experiments' tidy rows.
 rule study_figure:
+    wildcard_constraints:
+        figure=r"(?!regime[.])[a-zA-Z0-9-]+",  # tables/<study>/regime.csv is rule study_regime's
     input:
         tidy=lambda w: figure_tidy(w.scale, w.study, w.figure),
         spec="paper/{study}/experiments.yaml",
@@ -196,8 +198,6 @@ rule study_regime:
         "{params.py} lsmrepro.regime --study {wildcards.study} --tidy {input.tidy}"
         " --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
-
-ruleorder: study_regime > study_figure
 
 
 rule study_claims:
