@@ -39,6 +39,10 @@ host_busy_cpu_seconds, job_cpu_seconds, other_cpu_seconds, other_cpu_share,
 steal_seconds, loadavg_start, loadavg_end, and who that was:
 other_kernel_threads_cpu_seconds, other_processes_cpu_seconds,
 runner_cpu_seconds, other_unattributed_cpu_seconds, other_top.
+With --cache-after-open BYTES (a run whose page cache is a share of its
+database): db_bytes, cache_budget_bytes, own_bytes_at_open (the job's charged
+memory less page cache when its open was done), limit_initial_bytes, and
+cache_bytes_at_run (the page cache left after the limit became own + BYTES).
 The job sees LSMBENCH_MEMORY_LIMIT_BYTES, LSMBENCH_CGROUP_MECHANISM and
 LSMBENCH_CGROUP in its environment.
 """
@@ -266,12 +270,48 @@ class Runner:
         self._summary()
         return status
 
+    def _ready_file(self, env):
+        """--cache-after-open: the file the job creates when its open is done
+        (LSMBENCH_READY_FILE), or None when there is nothing to wait for."""
+        a, r = self.args, self.report
+        r["db_bytes"] = a.db_bytes
+        if a.cache_after_open is None:
+            return None
+        r["cache_budget_bytes"] = a.cache_after_open
+        if self.cg is None:
+            self._not_enforced(f"--cache-after-open needs a cgroup of its own (mechanism {r['mechanism']})")
+            return None
+        fd, path = tempfile.mkstemp(prefix="lsmbench-ready-")
+        os.close(fd)
+        os.unlink(path)
+        env["LSMBENCH_READY_FILE"] = path
+        return path
+
+    def _limit_after_open(self):
+        """The job's own memory (charged, less page cache) plus the page-cache
+        budget becomes its limit; lowering it makes the kernel reclaim the
+        cache down to the budget before the job goes on."""
+        r = self.report
+        usage, cache = self.cg.memory_split()
+        own = usage - (cache or 0)
+        limit = own + self.args.cache_after_open
+        r.update(own_bytes_at_open=own, limit_initial_bytes=self.cg.limit_bytes)
+        if self.cg.limit_bytes is None or limit < self.cg.limit_bytes:
+            try:
+                self.cg.set_limit(limit)
+            except OSError as e:
+                self._not_enforced(f"lowering the limit to {limit} bytes after the open failed ({e})")
+        r["limit_bytes"] = self.cg.limit_bytes
+        usage, cache = self.cg.memory_split()
+        r["cache_bytes_at_run"] = cache
+
     def _run_job(self, limit, t0):
         a, r = self.args, self.report
         env = dict(os.environ)
         env["LSMBENCH_MEMORY_LIMIT_BYTES"] = "" if limit is None else str(limit)
         env["LSMBENCH_CGROUP_MECHANISM"] = r["mechanism"]
         env["LSMBENCH_CGROUP"] = r["cgroup"] or ""
+        ready = self._ready_file(env)
         cmd = self._command(limit)
         preexec = None
         if self.cg is not None:
@@ -302,6 +342,9 @@ class Runner:
                 break
             except subprocess.TimeoutExpired:
                 pass
+            if ready and os.path.exists(ready):
+                self._limit_after_open()
+                os.unlink(ready)
             now = time.monotonic()
             if stop_sent is None:
                 if self.got_signal:
@@ -398,6 +441,11 @@ def parse_args(argv):
     p.add_argument("--allow-unenforced", action="store_true",
                    help="run even when the limit or cache drop cannot be enforced, "
                         "and say so in the report")
+    p.add_argument("--cache-after-open", type=int, default=None, metavar="BYTES",
+                   help="when the job's open is done (lsmbench: LSMBENCH_READY_FILE), set its limit to "
+                        "its own memory then (charged, not page cache) plus BYTES of page cache")
+    p.add_argument("--db-bytes", type=int, default=None, metavar="BYTES",
+                   help="the database's size, for the report's cached fraction")
     p.add_argument("--timeout", type=float, default=None, metavar="S",
                    help="stop the job after S seconds (exit status 124)")
     p.add_argument("--kill-after", type=float, default=5.0, metavar="S",

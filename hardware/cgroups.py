@@ -228,6 +228,10 @@ class CgroupV1(Cgroup):
             self.swap_enforcement = "memory.swappiness=0 only (no memsw accounting)"
         self.limit_bytes = self._read_int("memory.limit_in_bytes")
 
+    def memory_split(self):
+        """(charged bytes, page-cache bytes of them) now."""
+        return self._read_int("memory.usage_in_bytes"), self._read_keyed("memory.stat").get("cache")
+
     def stats(self):
         oom = self._read_keyed("memory.oom_control")
         return {"peak_bytes": self._read_int("memory.max_usage_in_bytes"),
@@ -252,6 +256,10 @@ class CgroupV2(Cgroup):
         elif self.swap_total == 0:
             self.swap_limited, self.swap_enforcement = True, "no swap on the host"
         self.limit_bytes = self._read_int("memory.max")
+
+    def memory_split(self):
+        """(charged bytes, page-cache bytes of them) now."""
+        return self._read_int("memory.current"), self._read_keyed("memory.stat").get("file")
 
     def stats(self):
         ev = self._read_keyed("memory.events")

@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from lsmrepro import bench, engine_rows, runlog
+from lsmrepro import bench, engine_rows, regime, runlog
 from base.atomic import atomic_path
 from base.errors import InputError, cli
 
@@ -258,6 +258,7 @@ def aggregate(paths, out):
         log = runlog.read(path)
         base = factors_of(log)
         rows += rows_of(log, base)
+        rows += regime.run_rows(log, base, report)  # regime_* metrics (lsmrepro/regime.py)
         if report:
             rows += limit_rows(base, report)
         load_log = log.run["meta"].get("load_log")

@@ -13,8 +13,12 @@ point, repetition, engine, dataset, factors and options, as data) is
 attached to its log (`attached.manifest`) and to its `failed` record, so
 aggregate reads the run's factors from it, not from the run's id.
 
-A run's `--memory N%db` is N% of its load's database size (the run's meta
-keeps the rule as memory_limit_rule; the runner's report has the bytes).
+A run's `--memory N%db` is a page-cache budget of N% of its load's database
+size: the run opens under the scale's limit, then the cgroup runner sets the
+limit to the process's own memory at that moment plus the budget, so the
+cached share of the database is N% at every scale whatever the driver and
+the index hold (the run's meta keeps the rule as memory_limit_rule; the
+runner's report has the bytes: own_bytes_at_open, cache_bytes_at_run).
 
 A run's copy is a reflink where the filesystem has them (`cp --reflink=always`),
 else a plain copy, written back (sync) before the job starts so that writing
@@ -45,6 +49,7 @@ from base.atomic import write_text
 from base.errors import InputError, cli
 from base.sizes import parse_size
 from hardware.pagecache import evict
+from lsmrepro import studies
 
 FAILED_MARK = "FAILED.json"  # in a load's database folder when the load failed
 
@@ -62,19 +67,24 @@ def copy_db(src, dst):
     return "copy"
 
 
-def db_share_limit(db, rule):
-    """`N%db[+SIZE]`: N% of the database folder's size on disk, in bytes (a
-    paper's ratio of memory to data, e.g. 75 GB of RAM over 100 GiB, at every
-    scale), plus SIZE for the driver's own working memory (its key arrays and
-    oracle), which would otherwise dominate a small scale's limit."""
+def db_bytes(db):
+    """The database folder's size on disk."""
+    return sum(p.stat().st_size for p in Path(db).rglob("*") if p.is_file())
+
+
+def db_share_budget(db, rule):
+    """`N%db[+SIZE]`: the page cache a run may hold, N% of the database's size
+    on disk (a paper's ratio of memory to data, e.g. 75 GB of page cache over
+    100 GiB, at every scale), plus SIZE. The process's own memory is not in
+    it: the cgroup runner measures that when the open is done and adds it
+    (hardware/cgroup_run.py --cache-after-open)."""
     share, _, extra = rule.partition("%db")
     try:
         share = float(share) / 100
     except ValueError:
-        raise InputError("--memory", rule, "N%db or N%db+SIZE, e.g. 69.85%db+256MiB") from None
+        raise InputError("--memory", rule, "N%db or N%db+SIZE, e.g. 69.85%db") from None
     extra = parse_size(extra[1:], "--memory") if extra.startswith("+") else 0
-    size = sum(p.stat().st_size for p in Path(db).rglob("*") if p.is_file())
-    return max(1, int(size * share) + extra)
+    return max(1, int(db_bytes(db) * share) + extra)
 
 
 def make_cold(db):
@@ -135,6 +145,8 @@ def check_options(lsmbench_args):
 def _run_job(args, extra_meta):
     """cgroup_run around lsmbench; returns (status, the reason of a failure)."""
     cmd = [sys.executable, "-m", "hardware.cgroup_run", "--memory", args.memory, "--report", args.limits]
+    if getattr(args, "cache_budget", None) is not None:
+        cmd += ["--cache-after-open", str(args.cache_budget), "--db-bytes", str(args.db_bytes)]
     if args.allow_unenforced:
         cmd.append("--allow-unenforced")
     cmd += ["--", *args.lsmbench, "--db", args.db, "--log", args.log]
@@ -212,13 +224,21 @@ def run(args):
         return 0
     if "%db" in args.memory:
         meta["memory_limit_rule"] = args.memory
-        args.memory = str(db_share_limit(args.source, args.memory))
+        args.cache_budget = db_share_budget(args.source, args.memory)
+        args.db_bytes = db_bytes(args.source)
+        # until the open is done: the scale's own limit
+        args.memory = studies.load_scale(meta["scale"])["hardware"]["memory_limit"]
     t0 = time.monotonic()
     meta["db_copy"] = copy_db(args.source, args.db)
     meta["db_copy_seconds"] = f"{time.monotonic() - t0:.3f}"
     t0 = time.monotonic()
     os.sync()
     meta["db_copy_sync_seconds"] = f"{time.monotonic() - t0:.3f}"
+    if args.cache_budget is not None and args.cache == "warm":
+        # A plain copy leaves its pages cached and charged to this job, not
+        # to the run's cgroup, so no limit would bound them: evict them, and
+        # what the run's open reads is its own cache.
+        meta["cache_evicted_files"] = str(evict([args.db]))
     if args.cache == "cold":
         meta.update(make_cold(args.db))
         # and again after open, which may read much of it (learning, log scans)
@@ -263,6 +283,7 @@ def main(argv=None):
     cut = argv.index("--")
     args = ap.parse_args(argv[:cut])
     args.lsmbench = argv[cut + 1:]
+    args.cache_budget = args.db_bytes = None
     if args.phase == "run" and not (args.source and args.load_log and args.manifest):
         ap.error("run needs --from, --load-log and --manifest")
     sys.exit(load(args) if args.phase == "load" else run(args))

@@ -107,6 +107,7 @@ def study_products(scale, study=None):
     for s in STUDIES:
         if study in (None, s):
             files += claims_products(scale, s)
+            files.append(f"{RESULTS}/{scale}/tables/{s}/regime.csv")  # rule study_regime
     return files
 
 

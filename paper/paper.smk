@@ -152,6 +152,8 @@ rule study_tidy:
 
 # Any figure: paper/<study>/<figure>.py applied to its experiments' tidy rows.
 rule study_figure:
+    wildcard_constraints:
+        figure=r"(?!regime[.])[a-zA-Z0-9-]+",  # tables/<study>/regime.csv is rule study_regime's
     input:
         tidy=lambda w: figure_tidy(w.scale, w.study, w.figure),
         spec="paper/{study}/experiments.yaml",
@@ -179,6 +181,26 @@ rule study_figure:
         "{params.py} paper.figure --study {wildcards.study} --figure {wildcards.figure}"
         " --tidy {input.tidy} --datasets {params.datasets} --fingerprint {input.fingerprint} --out-pdf {output.pdf} --out-png {output.png}"
         " --out-csv {output.csv} --out-md {output.md} 2> {log}"
+
+
+# The regime each figure was measured in, beside its paper's (lsmrepro/regime.py).
+rule study_regime:
+    input:
+        tidy=f"{RESULTS}/{{scale}}/tidy/{{study}}.csv",
+        spec="paper/{study}/experiments.yaml",
+    output:
+        csv=f"{RESULTS}/{{scale}}/tables/{{study}}/regime.csv",
+        md=f"{RESULTS}/{{scale}}/tables/{{study}}/regime.md",
+    params:
+        py=PY,
+    conda:
+        CONDA_ENV
+    log:
+        f"{RESULTS}/{{scale}}/logs/{{study}}/regime.log",
+    shell:
+        "{params.py} lsmrepro.regime --study {wildcards.study} --tidy {input.tidy}"
+        " --out-csv {output.csv} --out-md {output.md} 2> {log}"
+
 
 
 rule study_claims:

@@ -93,28 +93,6 @@ def test_paired_dimensions_advance_together(tmp_path):
         studies._check_figure("doblix", "fig13c", fig, tmp_path / "experiments.yaml")
 
 
-def _local_pairs(claim, runs):
-    """Paired samples a claim of the local scale gets: one per value of its
-    pair_on columns among its figure's runs (repetition = rep)."""
-    m = claim["measure"]
-    side = m.get("numerator") or m.get("where")
-    mine = runs[runs["figure"] == side.get("experiment", claim["figure"])]
-    n = 1
-    for column in m.get("pair_on", ["run"]):
-        n *= mine["rep" if column == "repetition" else column].nunique()
-    return n
-
-
-def test_local_gives_every_bourbon_ratio_claim_four_pairs():
-    """The local scale's bourbon counts exist for this: with 2 pairs the 95%
-    interval's t is 12.7 and no claim can be judged."""
-    from lsmrepro import claims
-    runs = studies.runs(studies.load_scale("local"), "bourbon")
-    few = {c["id"]: _local_pairs(c, runs) for c in claims.load_claims()
-           if c["study"] == "bourbon" and c["measure"]["kind"] in ("ratio", "group", "ordering", "trend")}
-    assert few and not {k: n for k, n in few.items() if n < 4}
-
-
 def test_scale_counts_cap_and_override_per_figure():
     fig = studies.figures("baseline")["point"]
     assert studies.counts(studies.load_scale("paper"), "baseline", "point", fig) == {"ops": 10000000, "repetitions": 5}
@@ -239,14 +217,14 @@ def test_a_select_value_no_run_has_is_an_error(select):
 
 
 def test_memory_limit_as_a_share_of_the_database(tmp_path):
-    from lsmrepro.bench import db_share_limit
+    from lsmrepro.bench import db_share_budget
     (tmp_path / "a.ldb").write_bytes(b"x" * 1000)
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "b").write_bytes(b"x" * 1000)
-    assert db_share_limit(tmp_path, "50%db") == 1000
-    assert db_share_limit(tmp_path, "50%db+1KiB") == 1000 + 1024
+    assert db_share_budget(tmp_path, "50%db") == 1000
+    assert db_share_budget(tmp_path, "50%db+1KiB") == 1000 + 1024
     with pytest.raises(InputError):
-        db_share_limit(tmp_path, "half%db")
+        db_share_budget(tmp_path, "half%db")
 
 
 @given(st.integers(1, 10**9), st.integers(1, 100), st.one_of(st.none(), st.integers(1, 10**9)),

@@ -213,3 +213,32 @@ def test_missing_command_is_one_line_and_leaves_nothing():
     assert "an executable on PATH" in one_error_line(
         subprocess.CompletedProcess(p.args, p.returncode, out, err))
     assert job_cgroups(p.pid) == []
+
+
+def test_cache_after_open_keeps_the_budget_above_the_jobs_own_memory(disk_dir):
+    # The job reads a 96 MiB file (its page cache), holds 32 MiB of its own,
+    # says its open is done and waits; the runner then sets the limit to its
+    # own memory plus a 16 MiB page-cache budget, and the kernel reclaims the
+    # cache down to it before the job goes on.
+    big = disk_dir / "db.bin"
+    block = os.urandom(MIB)
+    with open(big, "wb") as f:
+        for _ in range(96):
+            f.write(block)
+    report = disk_dir / "r.json"
+    job = (f"import os, time\n"
+           f"own = bytearray(os.urandom(32 << 20))\n"
+           f"open({str(big)!r}, 'rb').read()\n"
+           f"ready = os.environ['LSMBENCH_READY_FILE']\n"
+           f"open(ready, 'w').close()\n"
+           f"while os.path.exists(ready): time.sleep(0.005)\n"
+           f"print(len(own))\n")
+    p = run_module("cgroup_run", "--memory", "1GiB", "--evict", big, "--cache-after-open", 16 * MIB,
+                   "--db-bytes", 96 * MIB, "--report", report, "--", sys.executable, "-c", job)
+    assert p.returncode == 0, p.stderr
+    r = json.loads(report.read_text())
+    assert r["enforced"] and r["limit_initial_bytes"] == 1 << 30
+    assert r["own_bytes_at_open"] >= 32 * MIB
+    assert r["limit_bytes"] <= r["own_bytes_at_open"] + 16 * MIB
+    assert r["cache_bytes_at_run"] <= 16 * MIB + 4 * MIB
+    assert r["db_bytes"] == 96 * MIB and r["cache_budget_bytes"] == 16 * MIB

@@ -56,6 +56,8 @@ std::vector<Generator> Build() {
                      [](uint64_t n, uint64_t s, int, Params*) { return AmazonReviewsLike(n, s); }));
   g.push_back(Simple("nyc_osm_like", "New York OpenStreetMap (Bourbon's OSM)", "cell ids of one city",
                      [](uint64_t n, uint64_t s, int, Params*) { return NewYorkOsmLike(n, s); }));
+  g.push_back(Simple("slr_osm_like", "the SLR paper's OSM (keys 0..4.2e7)", "dense runs with §3's mass per range",
+                     [](uint64_t n, uint64_t s, int, Params*) { return SlrOsmLike(n, s); }));
   // Study-defined sets.
   g.push_back(Generator{"ycsbgen_uniform", "YCSB-Gen uniform distinct keys over space_factor x n", "",
                         [](uint64_t n, uint64_t s, int, Params* p, Keys* out, std::string* err) {

@@ -189,4 +189,31 @@ Keys AmazonReviewsLike(uint64_t n, uint64_t seed) {
   return keys;
 }
 
+Keys SlrOsmLike(uint64_t n, uint64_t seed) {
+  Random64 r(seed);
+  // {region start, region end, share of the keys, dense runs in it}; a run
+  // holds its share of keys at 0.8 keys per unit, placed evenly in its region
+  // (the paper's ranges, widened only when n outgrows them).
+  struct Region { double lo, hi, share; int runs; };
+  const Region kRegions[] = {{0, 3e7, 0.05, 4}, {3e7, 3.5e7, 0.20, 2}, {3.5e7, 4.2e7, 0.75, 1}};
+  const double kDensity = 0.8;
+  std::vector<double> start, width, w;
+  for (const Region& g : kRegions) {
+    double run_width = g.share * n / g.runs / kDensity;
+    double stride = std::max((g.hi - g.lo) / g.runs, run_width);
+    for (int i = 0; i < g.runs; i++) {
+      start.push_back(g.lo + i * stride + (stride - run_width) / 2);
+      width.push_back(run_width);
+      w.push_back(g.share / g.runs);
+    }
+  }
+  Weighted run(w);
+  Keys keys;
+  FillDistinct(n, [&]() -> uint64_t {
+    size_t i = run.Pick(&r);
+    return static_cast<uint64_t>(start[i] + width[i] * r.NextDouble());
+  }, &keys);
+  return keys;
+}
+
 }  // namespace gen

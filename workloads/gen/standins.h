@@ -36,6 +36,12 @@ Keys AmazonReviewsLike(uint64_t n, uint64_t seed);
 // many street-level clusters.
 Keys NewYorkOsmLike(uint64_t n, uint64_t seed);
 
+// The OSM set of the SLR paper (seed 003), which is not SOSD's cell ids and
+// has no published file: keys in 0..4.2e7 with the mass per range of its §3
+// (5% below 3e7, 75% in 3.5e7..4.2e7, the rest between), in dense runs of
+// 0.8 keys per unit (Table 1's slope) separated by jumps (Table 2).
+Keys SlrOsmLike(uint64_t n, uint64_t seed);
+
 }  // namespace gen
 
 #endif  // WORKLOADS_GEN_STANDINS_H_

@@ -1,5 +1,11 @@
 #include "runner.h"
 
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
 #include "answer_digest.h"
 #include "clock.h"
 #include "histogram.h"
@@ -103,6 +109,23 @@ class Executor {
   std::vector<KV> scan_;
 };
 
+// LSMBENCH_READY_FILE (set by the cgroup runner): create it, and go on once
+// the runner has removed it. Unset: nothing to wait for.
+bool WaitForRunner(std::string* err) {
+  const char* path = std::getenv("LSMBENCH_READY_FILE");
+  if (path == nullptr || *path == '\0') return true;
+  { std::ofstream(path) << "open done\n"; }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
+  while (std::filesystem::exists(path)) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      *err = std::string(path) + " still there after 10 minutes: the runner did not set the limit";
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
 }  // namespace
 
 RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
@@ -157,6 +180,14 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
       return result;
     }
     log->Write("phase", Phase("evict", files, NowNanos() - t0));
+  }
+
+  // A run whose memory limit depends on the process's own memory
+  // (hardware/cgroup_run.py --cache-after-open): say the open is done, then
+  // wait while the runner measures this process and sets the limit.
+  if (!spec.load && !WaitForRunner(&err)) {
+    result.error = "memory limit after open: " + err;
+    return result;
   }
 
   // Run.

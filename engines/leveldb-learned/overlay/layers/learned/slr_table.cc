@@ -326,6 +326,7 @@ class SlrBuilder : public TableFileBuilder {
       return Status::Corruption("slr: cannot parse the index block just written");
     }
     LearnedTableStats built;
+    built.tables_built = 1;  // the denominator of slr_abandoned (kept share, lsmrepro/regime.py)
     const uint64_t t0 = LearnedNanos();
     const std::string prefix = CommonPrefix(first_, last_);
     std::string err;
