@@ -4,11 +4,19 @@
 // two extreme feasible lines; a segment ends only when no line fits), which
 // gives the fewest segments for the error. The segment starts are indexed
 // recursively the same way with epsilon_recursive until a level has at most
-// kMaxTopSegments segments (the reference stops at one); all levels live in
-// one flat array. A lookup binary-searches the top level without branches,
-// then descends: each level's prediction, minus its measured error, starts a
-// branch-free count of the starts <= q over at most 2 * epsilon_recursive + 3
-// starts.
+// kMaxTopSegments segments (the reference stops at one).
+//
+// Lookup (the reference's design, in our code): the top level is
+// binary-searched without branches; each level below is entered at the
+// window its parent predicts and the serving segment is counted over a
+// fixed-width window, again without branches; the last level's prediction
+// gives the bound. A prediction is floor(slope * (q - x)) plus an integer
+// intercept, capped by the next segment's intercept (every level ends in a
+// sentinel segment whose intercept is the level's size, so the cap needs no
+// bounds check). All levels live in one flat array, each segment's start
+// beside its line: the window's loads also fetch the serving segment's line,
+// so a level costs one round of (parallel) cache misses, not two.
+// See the lidx README's PGM section for the measurements behind this.
 //
 // Guarantee: hi - lo <= 2 * epsilon + 2 for any query; each recursive level's
 // measured error is within 2 * epsilon_recursive + 2 too (errors are measured
@@ -22,6 +30,8 @@
 #define LIDX_PGM_H_
 
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -169,15 +179,24 @@ class OptimalPlaFitter {
 template <typename K>
 class PgmIndex final : public Index<K> {
  public:
-  static constexpr uint32_t kFormatVersion = 2;
+  static constexpr uint32_t kFormatVersion = 3;
   // Recursion stops at a level this small, which is binary-searched instead:
-  // a level costs a dependent chain of about 40 cycles (two conversions, a
-  // multiply-add, a floor, a window scan), a binary-search step about 6, and
-  // a lookup's latency, not its instruction count, is what the last mile
-  // waits on. Skewed keys (lognormal) otherwise need two extra levels above
-  // the first recursive one (742 -> 13 -> 2 -> 1 segments at 10M keys).
+  // a level is a dependent chain (a conversion, a multiply, a window of
+  // loads) several times longer than a binary-search step, and the last
+  // mile cannot start before the descent ends. Skewed keys (lognormal)
+  // otherwise need two extra levels above the first recursive one
+  // (742 -> 13 -> 2 -> 1 segments at 10M keys).
   static constexpr size_t kMaxTopSegments = 64;
-  using Seg = detail::LineSeg<K>;
+
+  // A segment's line: position = floor(slope * (q - start)) + icpt. The
+  // intercept is the line's value at the start, rounded: the cap by the next
+  // segment (its intercept) then costs one load, and rounding moves a
+  // prediction by under one position, which the measured errors absorb.
+  struct Seg {
+    K x;
+    double slope;
+    int64_t icpt;
+  };
 
   Status Configure(const Options& o) {
     return detail::ParseKnobs(o, "pgm",
@@ -189,8 +208,9 @@ class PgmIndex final : public Index<K> {
   bool Exact() const override { return false; }
 
   // Introspection for tests: level 0 is over the data, the last is the root.
+  // Sizes count segments, not the sentinel each level ends with.
   size_t NumLevels() const { return errs_.size(); }
-  size_t LevelSize(size_t l) const { return off_[l + 1] - off_[l]; }
+  size_t LevelSize(size_t l) const { return off_[l + 1] - off_[l] - 1; }
   detail::Errors LevelErrors(size_t l) const { return errs_[l]; }
 
   Status Build(const K* keys, size_t n, const uint32_t*) override {
@@ -201,32 +221,22 @@ class PgmIndex final : public Index<K> {
     errs_.clear();
     last_key_ = n ? keys[n - 1] : K(0);
     if (n > 0) {
-      detail::OptimalPlaFitter<K> fit(eps_);
-      std::vector<std::vector<Seg>> levels;
-      levels.push_back(detail::FitLines(keys, n, fit));
-      errs_.push_back(detail::MeasureLineErrors(keys, n, levels.back()));
-      std::vector<K> starts;
-      while (levels.back().size() > kMaxTopSegments) {
-        const auto& below = levels.back();
-        starts.resize(below.size());
-        for (size_t i = 0; i < below.size(); ++i) starts[i] = below[i].x;
-        detail::OptimalPlaFitter<K> up(eps_rec_);
-        auto level = detail::FitLines(starts.data(), starts.size(), up);
-        errs_.push_back(
-            detail::MeasureLineErrors(starts.data(), starts.size(), level));
-        levels.push_back(std::move(level));
-      }
-      // One flat array: a descent touches a few adjacent cache lines and no
-      // per-level vector headers.
+      // Level l is fitted over the starts of level l - 1, copied out of
+      // segs_ because appending to segs_ may move them.
       off_.push_back(0);
-      for (const auto& l : levels) {
-        segs_.insert(segs_.end(), l.begin(), l.end());
-        off_.push_back(segs_.size());
+      AppendLevel(keys, n, eps_);
+      while (LevelSize(errs_.size() - 1) > kMaxTopSegments) {
+        const size_t below = off_[off_.size() - 2];
+        const size_t m = LevelSize(errs_.size() - 1);
+        std::vector<K> starts(m);
+        for (size_t i = 0; i < m; ++i) starts[i] = segs_[below + i].x;
+        AppendLevel(starts.data(), m, eps_rec_);
       }
     }
     detail::ShrinkToFit(&segs_);
     detail::ShrinkToFit(&off_);
     detail::ShrinkToFit(&errs_);
+    Finalize();
     stats_ = BuildStats{n, n ? LevelSize(0) : 0, errs_.size(), 0};
     stats_.build_seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - t0)
@@ -237,53 +247,41 @@ class PgmIndex final : public Index<K> {
   // Each recursive level predicts lower_bound(q) over the starts below
   // within its measured error, so only the window's lower end is needed: the
   // segment serving q is the last start <= q, counted over a fixed-width
-  // window without branches. The bound widths were never the problem (every
-  // level measures within 2 * epsilon + 2); the lookup's dependent chain was:
-  // the last mile cannot start before the descent ends, so each level's
-  // latency adds to every lookup, and binary searches in the windows add
-  // mispredictions on top. See kMaxTopSegments.
+  // window without branches. What a lookup costs is this chain's latency,
+  // not its instruction count: the last mile's loads wait for the bound.
   Bound Search(K q) const override {
     if (n_ == 0 || q <= segs_[0].x) return Bound{0, 0, 0};
     if (q > last_key_) return Bound{n_, n_, n_};
     const Seg* segs = segs_.data();
-    const uint64_t* off = off_.data();
-    const size_t top = errs_.size() - 1;
+    const Lvl* lv = lvl_.data();
+    const size_t top = lvl_.size() - 1;
     // The top level: the last start <= q by a branch-free binary search
     // (its first start is the first key, < q).
-    const Seg* base = segs + off[top];
-    for (size_t len = off[top + 1] - off[top]; len > 1;) {
-      size_t half = len / 2;
-      base = base[half].x <= q ? base + half : base;
-      len -= half;
-    }
-    size_t s = static_cast<size_t>(base - (segs + off[top]));
+    size_t s = LastAtOrBefore(segs, lv[top].off, lv[top].size, q);
     for (size_t l = top; l > 0; --l) {
-      const Seg* below = segs + off[l - 1];
-      const size_t m = off[l] - off[l - 1];
-      if (q >= below[m - 1].x) {
-        s = m - 1;
-        continue;
-      }
-      const Seg* cur = segs + off[l];
-      int64_t p = detail::PredictLine(cur[s], q, m);
-      if (off[l] + s + 1 < off[l + 1]) {
-        // Past this segment's last start, lower_bound is the next segment's
-        // first y, which that segment predicts within the error (segments.h).
-        p = std::min(p, detail::PredictLine(cur[s + 1], cur[s + 1].x, m));
-      }
-      const detail::Errors& e = errs_[l];
-      // lower_bound(q) >= lo, so every start before lo is < q: the answer is
-      // in [lo - 1, lo + e.lo + e.hi] and below[0].x < q.
-      int64_t lo = p - e.lo;
+      const Lvl& below = lv[l - 1];
+      int64_t p = Predict(s, q, lv[l].cap);
+      // lower_bound(q) over the starts below is >= lo, so every start before
+      // lo is < q: the last start <= q is in [lo - 1, lo + e.lo + e.hi].
+      // The window is moved inside the level rather than cut, so its width,
+      // and the count loop's trip count, is the same for every query.
+      int64_t lo = p - lv[l].err.lo;
       size_t j = lo > 1 ? static_cast<size_t>(lo - 1) : 0;
-      // below[m - 1].x > q (checked above), so the count stops there.
-      size_t end = std::min<size_t>(j + static_cast<size_t>(e.lo + e.hi + 1),
-                                    m - 1);
+      j = std::min(j, below.size - 1 - lv[l].window);
+      const Seg* w = segs + below.off + j;
       size_t c = 0;
-      for (size_t i = j + 1; i <= end; ++i) c += below[i].x <= q;
-      s = j + c;
+      for (size_t i = 1; i <= lv[l].window; ++i) c += w[i].x <= q;
+      s = below.off + j + c;
     }
-    return detail::LineBound(segs, LevelSize(0), s, q, n_, errs_[0]);
+    int64_t p = Predict(s, q, lv[0].cap);
+    int64_t lo = std::max<int64_t>(p - lv[0].err.lo, 0);
+    int64_t hi = std::min<int64_t>(p + lv[0].err.hi, static_cast<int64_t>(n_));
+    lo = std::min(lo, hi);
+    Bound b;
+    b.lo = static_cast<size_t>(lo);
+    b.hi = static_cast<size_t>(hi);
+    b.pos = static_cast<size_t>(std::clamp<int64_t>(p, lo, hi));
+    return b;
   }
 
   void Serialize(std::string* out) const override {
@@ -324,13 +322,20 @@ class PgmIndex final : public Index<K> {
       return detail::Reader::Corrupt("pgm levels do not match n");
     }
     for (size_t l = 0; l < errs.size(); ++l) {
-      if (off[l + 1] <= off[l] ||
-          (l + 1 < errs.size() && off[l + 1] - off[l] <= kMaxTopSegments) ||
-          errs[l].lo < 0 || errs[l].hi < 0) {
+      // Each level: at least one segment plus its sentinel, whose intercept
+      // is the size of what the level indexes (Predict's cap relies on it).
+      const uint64_t below = l == 0 ? n : off[l] - off[l - 1] - 1;
+      if (off[l + 1] < off[l] + 2 ||
+          (l + 1 < errs.size() && off[l + 1] - off[l] - 1 <= kMaxTopSegments) ||
+          errs[l].lo < 0 || errs[l].hi < 0 ||
+          !detail::FitsSize(static_cast<uint64_t>(errs[l].lo)) ||
+          !detail::FitsSize(static_cast<uint64_t>(errs[l].hi)) ||
+          segs[off[l + 1] - 1].icpt != static_cast<int64_t>(below)) {
         return detail::Reader::Corrupt("pgm level sizes");
       }
-      for (size_t i = off[l] + 1; i < off[l + 1]; ++i) {
-        if (!(segs[i - 1].x < segs[i].x)) {
+      for (size_t i = off[l]; i + 1 < off[l + 1]; ++i) {
+        if ((i > off[l] && !(segs[i - 1].x < segs[i].x)) ||
+            !(segs[i].slope >= 0) || !(segs[i].slope <= 1e300)) {
           return detail::Reader::Corrupt("pgm segments unsorted");
         }
       }
@@ -343,23 +348,95 @@ class PgmIndex final : public Index<K> {
     off_ = std::move(off);
     segs_ = std::move(segs);
     stats_ = st;
+    Finalize();
     return Status::OK();
   }
 
   size_t MemoryBytes() const override {
-    return sizeof(*this) + detail::VectorBytes(segs_) +
-           detail::VectorBytes(off_) + detail::VectorBytes(errs_);
+    return sizeof(*this) + detail::VectorBytes(segs_) + detail::VectorBytes(off_) +
+           detail::VectorBytes(errs_) + detail::VectorBytes(lvl_);
   }
   BuildStats Stats() const override { return stats_; }
 
  private:
+  // What a descent reads of each level, derived from off_ and errs_: one
+  // small array instead of three.
+  struct Lvl {
+    size_t off;     // first segment in segs_
+    size_t size;    // segments, sentinel excluded
+    size_t window;  // starts counted below this level: min(err + 1, below - 1)
+    double cap;     // the size of what the level indexes, as a double
+    detail::Errors err;
+  };
+
+  // The last of xs[first, first + len) that is <= q (xs[first] <= q), by a
+  // binary search whose steps depend on len only: no branch on the keys to
+  // mispredict, and few instructions, so that the out-of-order window still
+  // reaches the next lookup while this one's last mile waits on memory.
+  static size_t LastAtOrBefore(const Seg* segs, size_t first, size_t len, K q) {
+    const Seg* base = segs + first;
+    while (len > 1) {
+      size_t half = len / 2;
+      base = base[half].x <= q ? base + half : base;
+      len -= half;
+    }
+    return static_cast<size_t>(base - segs);
+  }
+
+  // Segment i's prediction for q (segs_[i].x <= q), capped by the next segment's
+  // intercept: past segment i's last point lower_bound is the next segment's
+  // first position, which its intercept predicts within the error
+  // (segments.h). Monotone in q; errors are measured with this very code.
+  int64_t Predict(size_t i, K q, double cap) const {
+    const Seg* sg = segs_.data();
+    double v = std::min(sg[i].slope * detail::ToDouble<K>(q - sg[i].x), cap);
+    return std::min(static_cast<int64_t>(v) + sg[i].icpt, sg[i + 1].icpt);
+  }
+
+  // Fits keys[0, n) with `eps`, appends the level's segments and sentinel,
+  // and measures its errors over the staircase of keys.
+  void AppendLevel(const K* keys, size_t n, uint64_t eps) {
+    detail::OptimalPlaFitter<K> fit(eps);
+    const size_t first = segs_.size();
+    for (const detail::LineSeg<K>& seg : detail::FitLines(keys, n, fit)) {
+      segs_.push_back(Seg{seg.x, seg.slope, std::llround(seg.icpt)});
+    }
+    segs_.push_back(Seg{std::numeric_limits<K>::max(), 0.0, static_cast<int64_t>(n)});
+    off_.push_back(segs_.size());
+    const size_t last = segs_.size() - 2;
+    const double cap = static_cast<double>(n);
+    detail::Errors e;
+    size_t i = first;
+    detail::ForEachStaircasePoint(keys, n, [&](K x, size_t y) {
+      while (i < last && segs_[i + 1].x <= x) ++i;
+      e.Add(Predict(i, x, cap), static_cast<int64_t>(y));
+    });
+    errs_.push_back(e);
+  }
+
+  void Finalize() {
+    lvl_.clear();
+    for (size_t l = 0; l < errs_.size(); ++l) {
+      const size_t below = l == 0 ? n_ : LevelSize(l - 1);
+      const uint64_t span = static_cast<uint64_t>(errs_[l].lo + errs_[l].hi);
+      lvl_.push_back(Lvl{off_[l], LevelSize(l),
+                         static_cast<size_t>(std::min<uint64_t>(span + 1, below - 1)),
+                         static_cast<double>(below), errs_[l]});
+    }
+    detail::ShrinkToFit(&lvl_);
+  }
+
   uint64_t eps_ = 64;
   uint64_t eps_rec_ = 4;
   size_t n_ = 0;
   K last_key_ = 0;
-  std::vector<Seg> segs_;        // level 0 (over the data) first, root last
-  std::vector<uint64_t> off_;    // level l is segs_[off_[l], off_[l + 1])
+  // Level 0 (over the data) first, root last; level l is [off_[l],
+  // off_[l + 1]), its last entry a sentinel (start max K, intercept = size
+  // of what the level indexes).
+  std::vector<Seg> segs_;
+  std::vector<uint64_t> off_;
   std::vector<detail::Errors> errs_;
+  std::vector<Lvl> lvl_;
   BuildStats stats_;
 };
 
