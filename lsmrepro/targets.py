@@ -8,7 +8,10 @@
         wall time and disk of every figure at a scale, from the job times
         measured on this machine (Snakemake `benchmark:` files of the load
         and run jobs, any scale), scaled by keys (loads) and ops (runs); says
-        which figures have no measurement yet. A run's measured phase scales
+        which figures have no measurement yet. Where this machine has no
+        time for a job, the reference run's (results/reference/<scale>/
+        benchmarks, shipped with the repository) is used, unscaled (see
+        reference_note). A run's measured phase scales
         with its ops, a load and the rest of a run (reading the dataset,
         copying the database) with the keys; the start-up of a job does not.
 """
@@ -111,6 +114,36 @@ def _measured(results):
     return seen
 
 
+def reference_dir(results):
+    """The shipped reference run's results, laid out as results/ is."""
+    return Path(results, "reference")
+
+
+def job_times(results):
+    """_measured of this machine, each job this machine has not measured yet
+    taken from the reference run: (times, how many of its job times were used)."""
+    mine, ref = _measured(results), _measured(reference_dir(results))
+    return {**ref, **mine}, sum(len(v) for k, v in ref.items() if k not in mine)
+
+
+def reference_note(results, used):
+    """What the estimate says when it used reference job times. They are
+    not scaled to this machine: a job's time is not split into I/O and
+    CPU (and on a fresh clone this machine has no fio calibration), so no
+    ratio of the two machines' calibrations applies to a known part."""
+    if not used:
+        return None
+    base = reference_dir(results)
+    fp = next(iter(sorted(base.glob("*/hardware/fingerprint.json"))), None)
+    try:
+        cpu = json.loads(fp.read_text())["stable"]["cpu"]["model"] if fp else None
+    except (OSError, ValueError, KeyError, TypeError):
+        cpu = None
+    return (f"Jobs not yet measured here are estimated from the reference run's job times, "
+            f"measured on {cpu or 'an unrecorded CPU'} ({used} job times, unscaled: a job's time is not split into I/O and CPU, "
+            "so the two machines' fio calibrations are not applied); jobs measured here replace them")
+
+
 def _startup(measured):
     """The smallest non-phase part of any job: what every job pays whatever its size."""
     rest = [s - p for jobs in measured.values() for _, s, p in jobs]
@@ -124,7 +157,7 @@ def estimate(results, scale, select=None):
     study's counts each load once, as one Snakemake run of the study makes
     it once for every figure that reads it."""
     runs = studies.runs(load_scale(scale), select=select)
-    measured = _measured(results)
+    measured, _ = job_times(results)
     startup = _startup(measured)
     per_scale_runs = {s: studies.runs(load_scale(s)) for s in SCALES}
     loads = {}  # load id -> (seconds or None when unmeasured, disk bytes)
@@ -217,6 +250,9 @@ def main(argv=None):
     total = by_study["seconds"].sum()
     print(f"\ntotal: {humanfriendly.format_timespan(total) if total else '—'} of benchmark jobs"
           " (builds, dataset generation and calibration not included)")
+    note = reference_note(args.results, job_times(args.results)[1])
+    if note:
+        print(note + ".")
     unmeasured = table[table["unmeasured jobs"] > 0]["target"].tolist()
     if unmeasured:
         print("no measurement yet for some jobs of: " + ", ".join(unmeasured)

@@ -1,37 +1,12 @@
+import json
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, strategies as st
 
 from lsmrepro import aggregate, claims
 from lsmrepro.errors import InputError
-
-
-def test_verdict_rules():
-    assert claims.verdict(0.01, 0.03, 5, {"max": 0.05}) == "reproduced"
-    assert claims.verdict(0.06, 0.08, 5, {"max": 0.05}) == "not reproduced"
-    assert claims.verdict(0.04, 0.06, 5, {"max": 0.05}) == "inconclusive"
-    assert claims.verdict(1.2, 1.5, 5, {"min": 1.23, "max": 1.78}) == "inconclusive"
-    assert claims.verdict(1.3, 1.5, 5, {"min": 1.23, "max": 1.78}) == "reproduced"
-    assert claims.verdict(0.01, 0.02, 1, {"max": 0.05}) == "inconclusive"
-    assert claims.verdict(math.nan, math.nan, 0, {"max": 0.05}) == "no data"
-
-
-def test_interval_is_students_t():
-    mean, lo, hi, n = claims.interval([1.0, 2.0, 3.0])
-    assert (mean, n) == (2.0, 3)
-    assert math.isclose(hi - mean, 4.302652729911275 * 1.0 / math.sqrt(3), rel_tol=1e-9)
-    assert math.isnan(claims.interval([5.0])[1])  # no interval from one sample
-
-
-@given(st.lists(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), min_size=2, max_size=30),
-       st.sampled_from(["t", "bootstrap"]))
-def test_interval_contains_the_mean(values, method):
-    mean, lo, hi, n = claims.interval(values, method=method)
-    assert n == len(values)
-    tol = 1e-6 * max(1.0, abs(mean))
-    assert lo - tol <= mean <= hi + tol
 
 
 def _tidy(tmp_path, make_log, harness_values):
@@ -41,20 +16,24 @@ def _tidy(tmp_path, make_log, harness_values):
     return pd.read_csv(tmp_path / "t.csv", dtype={"run": str})
 
 
-def _claim(measure, expect, **kw):
+SOURCE = "000 §1: \"a sentence of the paper\""
+
+
+def _claim(measure, paper, rule, **kw):
+    """A claim: `paper` is what the paper reports besides its source."""
     return {"id": "c", "study": "baseline", "figure": "point", "section": "§1", "statement": "s",
-            "measure": measure, "expect": expect, **kw}
+            "paper": {"source": SOURCE, **paper}, "rule": rule, "measure": measure, **kw}
 
 
 OVERHEAD = _claim({"kind": "ratio", "numerator": {"metric": "driver_harness_per_op", "engine": "leveldb"},
                    "denominator": {"metric": "driver_engine_call_per_op", "engine": "leveldb"}, "pair_on": ["run"]},
-                  {"max": 0.05})
+                  {"value": 0.05}, {"kind": "bound", "max": 0.05})
 
 
 def test_ratio_claim_reproduced_and_not_with_the_runs_it_used(tmp_path, make_log):
     low = claims.check("baseline", _tidy(tmp_path, make_log, [10, 12, 11]), [OVERHEAD])
     assert low.loc[0, "verdict"] == "reproduced"
-    assert math.isclose(low.loc[0, "measured"], 0.011)
+    assert math.isclose(low.loc[0, "measured"], (0.010 * 0.012 * 0.011) ** (1 / 3))  # a geometric mean
     assert "leveldb__uniform__r0.jsonl:6" in low.loc[0, "evidence"]
     assert set(low.loc[0, "runs"].split(";")) == {"leveldb__uniform__r0", "leveldb__uniform__r1", "leveldb__uniform__r2"}
     high = claims.check("baseline", _tidy(tmp_path, make_log, [100, 120, 110]), [OVERHEAD])
@@ -63,7 +42,8 @@ def test_ratio_claim_reproduced_and_not_with_the_runs_it_used(tmp_path, make_log
 
 def test_claim_selecting_no_rows_has_no_data(tmp_path, make_log):
     tidy = _tidy(tmp_path, make_log, [10, 12])
-    c = _claim({"kind": "value", "where": {"metric": "latency_mean", "engine": "wisckey"}}, {"max": 1})
+    c = _claim({"kind": "value", "where": {"metric": "latency_mean", "engine": "wisckey"}}, {"value": 1.0},
+               {"kind": "magnitude", "tolerance": 0.1})
     r = claims.check("baseline", tidy, [c])
     assert r.loc[0, "verdict"] == "no data" and r.loc[0, "n"] == 0
 
@@ -75,7 +55,7 @@ def test_every_claim_has_no_data_on_an_empty_tidy_table(tmp_path, study):
     path = tmp_path / "tidy.csv"
     path.write_text(",".join(aggregate.COLUMNS) + "\n")
     from paper.plotting import read_tidy
-    mine = [c for c in claims.load_claims() if c["study"] == study]
+    mine = claims.load_claims(claims.claim_files(study))
     r = claims.check(study, read_tidy(path), mine)
     assert len(r) == len(mine) and set(r["verdict"]) == {"no data"}
 
@@ -87,29 +67,75 @@ def _frame(rows):
     return out
 
 
-def test_group_ratio_counts_the_members_that_reproduce():
+def _speedups(speedups, reps=4, spread=0.02):
+    """WiscKey / Bourbon latency per dataset: the given ratio, with a
+    repetition-to-repetition wobble of `spread`."""
     rows = []
-    for ds, speedup in (("fb", 1.5), ("osm", 1.6), ("wiki", 1.1)):
-        for rep in range(4):
-            jitter = 0.01 * rep
+    for ds, speedup in speedups.items():
+        for rep in range(reps):
+            wobble = 1 + spread * (rep % 2 - 0.5)
             rows += [{"run": f"b-{ds}-{rep}", "repetition": rep, "dataset": ds, "engine": "bourbon",
-                      "metric": "latency_mean", "value": 100.0 + jitter},
+                      "metric": "latency_mean", "value": 100.0},
                      {"run": f"w-{ds}-{rep}", "repetition": rep, "dataset": ds, "engine": "wisckey",
-                      "metric": "latency_mean", "value": (100.0 + jitter) * speedup}]
-    m = {"kind": "group", "numerator": {"metric": "latency_mean", "engine": "wisckey"},
+                      "metric": "latency_mean", "value": 100.0 * speedup * wobble}]
+    return _frame(rows)
+
+
+GROUP = {"kind": "group", "numerator": {"metric": "latency_mean", "engine": "wisckey"},
          "denominator": {"metric": "latency_mean", "engine": "bourbon"}, "group_by": "dataset",
          "pair_on": ["dataset", "repetition"]}
-    r = claims.evaluate(_claim(m, {"min": 1.23, "max": 1.78}), _frame(rows))
-    assert r["n"] == 3 and math.isclose(r["measured"], 2 / 3)
-    assert r["verdict"] == "not reproduced"  # wiki is wholly outside: one of three fails
-    assert "wiki" in r["detail"] and "not reproduced" in r["detail"]
-    r = claims.evaluate(_claim(dict(m, min_share=0.6), {"min": 1.23, "max": 1.78}), _frame(rows))
-    assert r["verdict"] == "reproduced"
-    # the report says the share as a count of members, not as a value in the claim's unit
-    md = claims.to_markdown(claims.check("baseline", _frame(rows), [
-        _claim(m, {"min": 1.23, "max": 1.78}, unit="WiscKey / Bourbon latency")]))
-    assert "2 of 3 members reproduced (each: WiscKey / Bourbon latency)" in md
-    assert "0.6667" not in md
+
+
+def test_a_paper_aggregate_is_judged_once_on_the_geometric_mean():
+    tidy = _speedups({"fb": 1.5, "osm": 1.6, "wiki": 1.1})
+    r = claims.evaluate(_claim(GROUP, {"value": 1.4}, {"kind": "magnitude", "tolerance": 0.1}), tidy)
+    assert r["verdict"] == "reproduced"  # wiki alone is far off; the paper's number is the mean
+    assert math.isclose(r["measured"], (1.5 * 1.6 * 1.1) ** (1 / 3), rel_tol=1e-3)
+    assert r["ci_low"] < r["measured"] < r["ci_high"] and r["df"] == 9  # 3 members x (4 - 1)
+    r = claims.evaluate(_claim(GROUP, {"value": 2.0}, {"kind": "magnitude", "tolerance": 0.1}), tidy)
+    assert r["verdict"] == "not reproduced"
+
+
+def test_per_member_magnitudes_each_against_its_own_paper_value():
+    tidy = _speedups({"fb": 1.5, "osm": 1.6, "wiki": 1.1})
+    c = _claim(GROUP, {"members": {"fb": 1.5, "osm": 1.6, "wiki": 1.5}}, {"kind": "magnitude", "tolerance": 0.1})
+    r = claims.evaluate(c, tidy)
+    assert r["verdict"] == "not reproduced"  # wiki wholly outside its band, after Holm
+    assert r["members"]["wiki"]["verdict"] == "not reproduced" and r["members"]["fb"]["verdict"] == "reproduced"
+    assert "2 of 3 members reproduced" in r["detail"]
+    c["paper"]["members"]["wiki"] = 1.1
+    assert claims.evaluate(c, tidy)["verdict"] == "reproduced"
+    # min_share: two of three suffice, and the miss is then not fatal
+    c["paper"]["members"]["wiki"] = 1.5
+    c["measure"] = dict(GROUP, min_share=0.6)
+    assert claims.evaluate(c, tidy)["verdict"] == "reproduced"
+
+
+def test_range_is_the_sets_min_and_max_never_each_member_against_the_range():
+    tidy = _speedups({"fb": 1.25, "osm": 1.5, "wiki": 1.75})
+    c = _claim(GROUP, {"range": [1.23, 1.78]}, {"kind": "range", "tolerance": 0.1})
+    r = claims.evaluate(c, tidy)
+    assert r["verdict"] == "reproduced"  # fb and wiki sit on the range's edges: still reproduced
+    assert r["detail"].startswith("set min fb 1.25")
+    narrow = _speedups({"fb": 1.45, "osm": 1.5, "wiki": 1.55})
+    assert claims.evaluate(c, narrow)["verdict"] == "not reproduced"  # the set does not span the paper's range
+
+
+def test_direction_per_member_wrong_side_and_no_effect_fail():
+    c = _claim(GROUP, {"direction": "greater"}, {"kind": "direction", "than": 1.0})
+    assert claims.evaluate(c, _speedups({"fb": 1.5, "osm": 1.3}))["verdict"] == "reproduced"
+    r = claims.evaluate(c, _speedups({"fb": 1.5, "osm": 0.8}))
+    assert r["verdict"] == "not reproduced" and r["members"]["osm"]["verdict"] == "not reproduced"
+    # a 1% "effect", measured precisely: inside the 5% no-effect band, so the claimed effect is absent
+    assert claims.evaluate(c, _speedups({"fb": 1.01, "osm": 1.01}, spread=0.001))["verdict"] == "not reproduced"
+    # too noisy to tell
+    assert claims.evaluate(c, _speedups({"fb": 1.1, "osm": 1.1}, reps=2, spread=0.5))["verdict"] == "inconclusive"
+
+
+def test_one_repetition_gives_no_interval():
+    c = _claim(GROUP, {"value": 1.5}, {"kind": "magnitude", "tolerance": 0.1})
+    r = claims.evaluate(c, _speedups({"fb": 1.5, "osm": 1.5}, reps=1))
+    assert r["verdict"] == "inconclusive" and "df 0" in r["detail"]
 
 
 def test_ordering_holds_only_when_every_pair_does():
@@ -117,68 +143,156 @@ def test_ordering_holds_only_when_every_pair_does():
             for ix, v in (("pgm", 10.0), ("rmi", 20.0), ("fp", 50.0), ("alex", 80.0)) for rep in range(3)]
     m = {"kind": "ordering", "where": {"metric": "index_bytes"}, "by": "index", "lower": ["pgm", "rmi"],
          "higher": ["fp"], "pair_on": ["repetition"]}
-    assert claims.evaluate(_claim(m, {"max": 1}), _frame(rows))["verdict"] == "reproduced"
-    bad = dict(m, lower=["pgm", "alex"])
-    r = claims.evaluate(_claim(bad, {"max": 1}), _frame(rows))
-    assert r["verdict"] == "not reproduced" and math.isclose(r["measured"], 0.5)
+    less = ({"direction": "less"}, {"kind": "direction", "than": 1.0})
+    assert claims.evaluate(_claim(m, *less), _frame(rows))["verdict"] == "reproduced"
+    r = claims.evaluate(_claim(dict(m, lower=["pgm", "alex"]), *less), _frame(rows))
+    assert r["verdict"] == "not reproduced" and r["members"]["alex/fp"]["verdict"] == "not reproduced"
 
 
-def test_trend_relative_change_and_slope():
+def test_trend_relative_change_and_per_repetition_slope():
     rows = [{"run": f"{pb}-{rep}", "repetition": rep, "position_boundary": pb, "metric": "latency_mean",
-             "value": base + rep * 0.1} for pb, base in ((8, 99.0), (16, 100.0), (32, 104.0), (64, 110.0))
+             "value": base * (1 + 0.01 * rep)} for pb, base in ((8, 99.0), (16, 100.0), (32, 104.0), (64, 110.0))
             for rep in range(3)]
     m = {"kind": "trend", "where": {"metric": "latency_mean"}, "over": "position_boundary", "from": 16, "to": 8,
          "pair_on": ["repetition"]}
-    r = claims.evaluate(_claim(m, {"min": -0.05, "max": 0.0}), _frame(rows))
-    assert r["verdict"] == "reproduced" and math.isclose(r["measured"], -0.01, rel_tol=0.01)
+    r = claims.evaluate(_claim(m, {"value": -0.01}, {"kind": "magnitude", "tolerance": 0.05}), _frame(rows))
+    assert r["verdict"] == "reproduced" and math.isclose(r["measured"], -0.01, rel_tol=1e-6)
     slope = dict(m, statistic="slope")
-    r = claims.evaluate(_claim(slope, {"min": 0.1}), _frame(rows))
-    assert r["verdict"] == "reproduced" and r["measured"] > 0
+    r = claims.evaluate(_claim(slope, {"direction": "greater"}, {"kind": "direction", "than": 0.0, "margin": 0.01}),
+                        _frame(rows))
+    assert r["verdict"] == "reproduced" and r["n"] == 3  # one slope per repetition
+    expected = [np.polyfit([8, 16, 32, 64], [b * (1 + 0.01 * rep) for b in (99.0, 100.0, 104.0, 110.0)], 1)[0]
+                for rep in range(3)]
+    assert math.isclose(r["measured"], np.mean(expected), rel_tol=1e-9)
 
 
-def test_share_of_learning_in_compaction():
+def test_share_and_its_context_metric():
     rows = [{"run": f"r{rep}", "repetition": rep, "metric": m, "value": v}
             for rep in range(3) for m, v in (("learn_seconds", 0.2 + rep * 0.01), ("compaction_seconds", 10.0))]
-    m = {"kind": "share", "part": {"metric": "learn_seconds"}, "whole": {"metric": "compaction_seconds"},
-         "interval": "bootstrap"}
-    r = claims.evaluate(_claim(m, {"max": 0.05}), _frame(rows))
+    m = {"kind": "share", "part": {"metric": "learn_seconds"}, "whole": {"metric": "compaction_seconds"}}
+    ctx = [{"label": "compaction time", "measure": {"kind": "value", "where": {"metric": "compaction_seconds"}}}]
+    c = _claim(m, {"value": 0.02}, {"kind": "magnitude", "tolerance": 0.25}, context=ctx, unit="share")
+    r = claims.evaluate(c, _frame(rows))
     assert r["verdict"] == "reproduced" and r["n"] == 3
+    assert r["context"] == "compaction time: 10 [10, 10]"
+    table = claims.check("baseline", _frame(rows), [c])
+    row = table.iloc[0]
+    assert row["paper_value"] == "0.02" and row["rule"] == "magnitude ×/÷25%" and row["paper_source"] == SOURCE
+    assert row["expected"] == "in [0.016, 0.025]"
+    md = claims.to_markdown(table)
+    assert " 0.02 |" in md and "compaction time: 10 [10, 10]" in md
+
+
+def test_members_column_is_json_with_each_members_verdict():
+    c = _claim(GROUP, {"members": {"fb": 1.5, "osm": 1.6}}, {"kind": "magnitude", "tolerance": 0.1})
+    table = claims.check("baseline", _speedups({"fb": 1.5, "osm": 1.6}), [c])
+    members = json.loads(table.iloc[0]["members"])
+    assert members["fb"]["verdict"] == "reproduced" and members["fb"]["paper"] == 1.5
+    assert members["osm"]["low"] < 1.6 < members["osm"]["high"]
+    assert "2 of 2 members reproduced" in claims.to_markdown(table)
+
+
+VALUE = {"kind": "value", "where": {"metric": "m"}}
+ANY = ({"value": 1.0}, {"kind": "magnitude", "tolerance": 0.1})
+
+
+def _rejected(tmp_path, claim):
+    """The loader's one-line error for a claims file holding `claim`."""
+    import yaml
+    path = tmp_path / "claims.yaml"
+    path.write_text(yaml.safe_dump({"claims": [claim]}))
+    with pytest.raises(InputError) as e:
+        claims.load_claims(path)
+    return str(e.value)
 
 
 def test_claims_file_is_valid_and_bad_claims_are_rejected(tmp_path):
-    assert any(c["study"] == "baseline" for c in claims.load_claims())
+    assert any(c["study"] == "baseline" for c in claims.load_claims(claims.claim_files("baseline")))
     bad = tmp_path / "claims.yaml"
     bad.write_text("claims:\n  - id: x\n    study: baseline\n")
     with pytest.raises(InputError) as e:
         claims.load_claims(bad)
     assert "claims.yaml" in str(e.value)
-    unknown = tmp_path / "unknown.yaml"
-    unknown.write_text("claims:\n  - {id: x, study: nosuch, figure: f, section: s, statement: s,"
-                       " measure: {kind: value, where: {metric: m}}, expect: {max: 1}}\n")
-    with pytest.raises(InputError) as e:
-        claims.load_claims(unknown)
-    assert "claims.0.study" in str(e.value) and "paper/studies.yaml" in str(e.value)
+    assert "claims.0.study" in _rejected(tmp_path, dict(_claim(VALUE, *ANY), study="nosuch"))
+    assert "paper/studies.yaml" in _rejected(tmp_path, dict(_claim(VALUE, *ANY), study="nosuch"))
+    old = {k: v for k, v in _claim(VALUE, *ANY).items() if k not in ("paper", "rule")}
+    assert "'paper' is a required property" in _rejected(tmp_path, dict(old, expect={"max": 1}))
+
+
+@pytest.mark.parametrize("paper, rule, field, words", [
+    ({"value": 1.0, "range": [1, 2]}, {"kind": "magnitude", "tolerance": 0.1}, "claims.0.paper", "exactly one of"),
+    ({}, {"kind": "magnitude", "tolerance": 0.1}, "claims.0.paper", "got none"),
+    ({"value": 1.0}, {"kind": "magnitude"}, "claims.0.rule", "'tolerance' is a required property"),
+    ({"direction": "greater"}, {"kind": "magnitude", "tolerance": 0.1}, "claims.0.rule.kind", "direction expected"),
+    ({"value": 1.0}, {"kind": "direction", "than": 1}, "claims.0.rule.kind", "magnitude"),
+    ({"value": 1.0}, {"kind": "magnitude", "tolerance": 0.1, "than": 1}, "claims.0.rule", "only tolerance"),
+    ({"members": {"a": 1.0}}, {"kind": "magnitude", "tolerance": 0.1}, "claims.0.paper.members", "measure with members"),
+    ({"value": -1.0}, {"kind": "magnitude", "tolerance": 0.1}, "claims.0.paper.value", "log scale"),
+])
+def test_paper_and_rule_must_fit(tmp_path, paper, rule, field, words):
+    message = _rejected(tmp_path, _claim(VALUE, paper, rule))
+    assert f"claims.yaml: {field}: " in message and words in message
+
+
+def test_bound_is_the_baseline_studys_alone(tmp_path):
+    c = dict(_claim(VALUE, {"value": 1.0}, {"kind": "bound", "max": 1}), study="bourbon", figure="fig9")
+    assert "study baseline only" in _rejected(tmp_path, c)
+
+
+def test_a_slope_direction_needs_a_margin_in_its_units(tmp_path):
+    slope = {"kind": "trend", "where": {"metric": "m"}, "over": "x", "statistic": "slope"}
+    assert "claims.0.rule.margin" in _rejected(tmp_path, _claim(slope, {"direction": "greater"},
+                                                                {"kind": "direction", "than": 0}))
 
 
 def test_a_claim_reads_the_experiments_its_selectors_name():
-    fig12 = next(c for c in claims.load_claims() if c["study"] == "bourbon" and c["figure"] == "fig12")
-    assert claims.experiments(fig12) == {"fig12"}
+    fig12 = _claim({"kind": "value", "where": {"experiment": "fig12", "metric": "m"}}, *ANY)
+    assert claims.experiments(dict(fig12, study="bourbon", figure="fig12")) == {"fig12"}
     # without `experiment` in a selector: its figure and what that figure uses
     assert claims.experiments(OVERHEAD) == {"point"}
-    tail = _claim({"kind": "value", "where": {"metric": "latency_tail5_mean"}}, {"max": 1})
+    tail = _claim({"kind": "value", "where": {"metric": "latency_tail5_mean"}}, *ANY)
     assert claims.experiments(dict(tail, study="doblix", figure="fig10")) == {"fig9"}
     both = _claim({"kind": "ratio", "numerator": {"experiment": "fig8", "metric": "m"},
-                   "denominator": {"experiment": ["fig9", "fig10"], "metric": "m"}}, {"max": 1})
+                   "denominator": {"experiment": ["fig9", "fig10"], "metric": "m"}}, *ANY)
     assert claims.experiments(both) == {"fig8", "fig9", "fig10"}
     # one selector names an experiment, the other none: both are read
     mixed = _claim({"kind": "ratio", "numerator": {"experiment": "fig1", "metric": "m"},
-                    "denominator": {"metric": "m"}}, {"max": 1})
+                    "denominator": {"metric": "m"}}, *ANY)
     assert claims.experiments(dict(mixed, study="doblix", figure="fig10")) == {"fig1", "fig9"}
+    # a context's selectors are read too
+    ctx = dict(tail, context=[{"label": "l", "measure": {"kind": "value", "where": {"experiment": "fig1", "metric": "x"}}}])
+    assert claims.experiments(dict(ctx, study="doblix", figure="fig10")) == {"fig1", "fig9"}
 
 
 def test_a_figures_claims_are_checked_alone():
     tidy = _frame([{"run": f"r{i}", "experiment": "point", "metric": "m", "value": 1.0} for i in range(3)])
-    other = dict(_claim({"kind": "value", "where": {"metric": "m"}}, {"max": 2}), id="other", figure="elsewhere")
-    mine = dict(_claim({"kind": "value", "where": {"metric": "m"}}, {"max": 2}), id="mine")
+    other = dict(_claim(VALUE, *ANY), id="other", figure="elsewhere")
+    mine = dict(_claim(VALUE, *ANY), id="mine")
     assert list(claims.check("baseline", tidy, [other, mine], figure="point")["claim"]) == ["mine"]
     assert list(claims.check("baseline", tidy, [other, mine])["claim"]) == ["other", "mine"]
+
+
+def test_the_cli_judges_a_tidy_table_as_the_pipeline_calls_it(tmp_path, make_log):
+    logs = [make_log(f"leveldb__uniform__r{i}.jsonl", rep=i, harness=h, engine_ns=1000.0)
+            for i, h in enumerate([10, 12, 11])]
+    aggregate.aggregate(logs, tmp_path / "t.csv")
+    claims.main(["--study", "baseline", "--tidy", str(tmp_path / "t.csv"), "--claims",
+                 str(claims.claim_files("baseline")[0]), "--out-csv", str(tmp_path / "v.csv"),
+                 "--out-md", str(tmp_path / "v.md"), "--scale", "smoke"])
+    v = pd.read_csv(tmp_path / "v.csv")
+    assert list(v.columns) == claims.VERDICT_COLUMNS and v.loc[0, "verdict"] == "reproduced"
+    assert "0.05" in (tmp_path / "v.md").read_text()
+
+
+def test_a_context_of_zeros_is_shown_and_a_member_without_data_is_null():
+    rows = [{"run": f"r{rep}", "repetition": rep, "metric": m, "value": v}
+            for rep in range(3) for m, v in (("learn_seconds", 0.2), ("compaction_seconds", 10.0), ("compactions", 0.0))]
+    m = {"kind": "share", "part": {"metric": "learn_seconds"}, "whole": {"metric": "compaction_seconds"}}
+    ctx = [{"label": "compactions", "measure": {"kind": "value", "where": {"metric": "compactions"}}}]
+    r = claims.evaluate(_claim(m, {"value": 0.02}, {"kind": "magnitude", "tolerance": 0.25}, context=ctx), _frame(rows))
+    assert r["context"] == "compactions: 0 [0, 0]"
+    c = _claim(GROUP, {"members": {"fb": 1.5, "osm": 1.6}}, {"kind": "magnitude", "tolerance": 0.1})
+    table = claims.check("baseline", _speedups({"fb": 1.5}), [c])
+    members = json.loads(table.iloc[0]["members"])
+    assert members["osm"]["value"] is None and members["osm"]["verdict"] == "no data"
+    assert table.iloc[0]["verdict"] == "inconclusive"  # a paper member unmeasured: cannot be reproduced yet

@@ -8,7 +8,11 @@
 // shared machine; DobLIX's own split (training, serialization) comes from
 // its table properties.
 //
-//   engines/rocksdb-doblix/build_bench.sh DATASET [be64|be64_pad56] [TABLES] [ENTRIES] [ROUNDS]
+//   engines/rocksdb-doblix/build_bench.sh DATASET [be64|be64_pad56] [TABLES] [ENTRIES] [ROUNDS] [MODELS]
+// MODELS: the DobLIX table's models to compare, comma-separated (default
+// pla,pra; also agent, bourbon, tridentkv). Each line also gives the mean
+// data block bytes (data size / blocks), what the baselines' block sizing
+// decides.
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -66,6 +70,7 @@ struct Cost {
   double write_cpu = 0, read_cpu = 0, seek_cpu = 0;
   uint64_t seeks = 0;
   uint64_t bytes = 0, train_us = 0, serialize_us = 0;
+  uint64_t data_bytes = 0, data_blocks = 0;
 };
 
 void Round(const std::string& name, const Options& opt, const std::vector<uint64_t>& keys,
@@ -117,6 +122,8 @@ void Round(const std::string& name, const Options& opt, const std::vector<uint64
     cost->seek_cpu += CpuSeconds() - c0;
     cost->seeks += probes.size();
     auto props = reader.GetTableProperties();
+    cost->data_bytes += props->data_size;
+    cost->data_blocks += props->num_data_blocks;
     auto u = props->user_collected_properties.find("doblix.train_micros");
     if (u != props->user_collected_properties.end()) cost->train_us += std::stoull(u->second);
     u = props->user_collected_properties.find("doblix.serialize_micros");
@@ -130,7 +137,8 @@ void Round(const std::string& name, const Options& opt, const std::vector<uint64
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s DATASET [be64|be64_pad56] [TABLES] [ENTRIES] [ROUNDS]\n", argv[0]);
+    fprintf(stderr, "usage: %s DATASET [be64|be64_pad56] [TABLES] [ENTRIES] [ROUNDS] [MODELS]\n",
+            argv[0]);
     return 2;
   }
   const std::string encoding = argc > 2 ? argv[2] : "be64";
@@ -142,6 +150,16 @@ int main(int argc, char** argv) {
   const size_t tables = argc > 3 ? strtoull(argv[3], nullptr, 10) : 40;
   const size_t entries = argc > 4 ? strtoull(argv[4], nullptr, 10) : 25000;
   const int rounds = argc > 5 ? atoi(argv[5]) : 3;
+  std::vector<std::string> specs = {"id=BlockBasedTable"};
+  {
+    std::string models = argc > 6 ? argv[6] : "pla,pra";
+    for (size_t at = 0; at <= models.size();) {
+      size_t comma = models.find(',', at);
+      if (comma == std::string::npos) comma = models.size();
+      specs.push_back("id=DoblixTable;model=" + models.substr(at, comma - at));
+      at = comma + 1;
+    }
+  }
   std::vector<uint64_t> keys = ReadSosd(argv[1]);
   // Tables spread over the dataset: every stride-th key, consecutive in a table.
   const size_t want = tables * entries;
@@ -153,15 +171,15 @@ int main(int argc, char** argv) {
   std::map<std::string, Options> factories;
   ConfigOptions cfg;
   cfg.ignore_unsupported_options = false;
-  for (const char* spec : {"id=BlockBasedTable", "id=DoblixTable;model=pla", "id=DoblixTable;model=pra"}) {
+  for (const std::string& spec : specs) {
     // DOBLIX_BENCH_ONLY=pla: one factory only (for a profiler).
     const char* only = getenv("DOBLIX_BENCH_ONLY");
-    if (only != nullptr && strstr(spec, only) == nullptr) continue;
+    if (only != nullptr && strstr(spec.c_str(), only) == nullptr) continue;
     Options opt;
     opt.compression = kNoCompression;
     Status s = TableFactory::CreateFromString(cfg, spec, &opt.table_factory);
     if (!s.ok() || opt.table_factory == nullptr) {
-      fprintf(stderr, "error: table factory %s: %s\n", spec, s.ToString().c_str());
+      fprintf(stderr, "error: table factory %s: %s\n", spec.c_str(), s.ToString().c_str());
       return 1;
     }
     factories[spec] = opt;
@@ -185,10 +203,10 @@ int main(int argc, char** argv) {
          argv[1], encoding.c_str(), tables, entries, rounds);
   for (auto& [spec, c] : costs) {
     printf("%-28s write %7.3f s (x%.2f)  read %7.3f s (x%.2f)  seek %6.0f ns (x%.2f)  "
-           "file MiB %7.1f",
+           "file MiB %7.1f  mean block %6.0f B",
            spec.c_str(), c.write_cpu, c.write_cpu / base.write_cpu, c.read_cpu,
            c.read_cpu / base.read_cpu, c.seek_cpu / c.seeks * 1e9, c.seek_cpu / base.seek_cpu,
-           c.bytes / 1048576.0);
+           c.bytes / 1048576.0, c.data_blocks > 0 ? double(c.data_bytes) / c.data_blocks : 0.0);
     if (c.train_us + c.serialize_us > 0) {
       printf("  train %.3f s  serialize %.3f s", c.train_us / 1e6, c.serialize_us / 1e6);
     }

@@ -42,6 +42,16 @@ std::shared_ptr<TableFactory> Factory(const std::string& spec) {
   return f;
 }
 
+// A new, empty database at `dir` with `opt` (whatever was there removed).
+std::unique_ptr<DB> OpenEmpty(const Options& opt, const std::string& dir,
+                              const std::string& label) {
+  DestroyDB(dir, opt);
+  DB* raw = nullptr;
+  CHECK(DB::Open(opt, dir, &raw).ok(), "%s open", label.c_str());
+  if (raw == nullptr) exit(1);  // nothing to test without it
+  return std::unique_ptr<DB>(raw);
+}
+
 // Keys of several shapes: 8-byte big-endian integers (with runs near 0 and
 // 2^64-1), long keys sharing a prefix, short variable strings, and 64-byte
 // keys sharing long parts at several depths (the string index's children).
@@ -237,10 +247,8 @@ void Corruption(const std::string& spec, bool in_model) {
   Options opt;
   opt.create_if_missing = true;
   opt.table_factory = Factory(spec);
-  DestroyDB(dir, opt);
+  std::unique_ptr<DB> db = OpenEmpty(opt, dir, label);
   DB* raw = nullptr;
-  CHECK(DB::Open(opt, dir, &raw).ok(), "%s open", label.c_str());
-  std::unique_ptr<DB> db(raw);
   std::map<std::string, std::string> oracle;
   for (int i = 0; i < 5000; i++) {
     std::string k = "key" + std::to_string(i * 7919 % 100000);
@@ -282,6 +290,48 @@ void Corruption(const std::string& spec, bool in_model) {
     db.reset();
   }
   CHECK(errors > 0, "%s went unnoticed", label.c_str());
+  DestroyDB(dir, opt);
+}
+
+// TridentKV's own block sizing: a key's block is its predicted byte offset
+// over the block size, so on keys an RMI fits exactly (evenly spaced) the
+// blocks are about `max_block_size` bytes, and every key is found.
+void TridentBlockSizing() {
+  const std::string spec = "id=DoblixTable;model=tridentkv;max_block_size=1024";
+  std::string dir = "/tmp/doblix_trident_test_" + std::to_string(getpid());
+  Options opt;
+  opt.create_if_missing = true;
+  opt.table_factory = Factory(spec);
+  std::unique_ptr<DB> db = OpenEmpty(opt, dir, spec);
+  auto key = [](uint64_t i) {
+    std::string k;
+    for (int b = 7; b >= 0; b--) k.push_back(static_cast<char>((i * 1000) >> (8 * b)));
+    return k;
+  };
+  const int n = 20000;
+  for (int i = 0; i < n; i++) db->Put(WriteOptions(), key(i), std::string(50, 'v'));
+  db->Flush(FlushOptions());
+  TablePropertiesCollection props;
+  CHECK(db->GetPropertiesOfAllTables(&props).ok() && props.size() == 1, "%s one table",
+        spec.c_str());
+  if (props.size() == 1) {
+    const TableProperties& p = *props.begin()->second;
+    const double mean = static_cast<double>(p.data_size) / p.num_data_blocks;
+    CHECK(mean > 700 && mean < 1600, "%s mean block %.0f bytes, expected about 1024", spec.c_str(),
+          mean);
+  }
+  std::string v;
+  for (int i = 0; i < n; i += 7) {
+    CHECK(db->Get(ReadOptions(), key(i), &v).ok(), "%s key %d not found", spec.c_str(), i);
+  }
+  db.reset();
+  // A table of range deletions only has no blocks and no RMI, and opens.
+  db = OpenEmpty(opt, dir, spec);
+  db->DeleteRange(WriteOptions(), db->DefaultColumnFamily(), key(0), key(10));
+  CHECK(db->Flush(FlushOptions()).ok(), "%s flush of range deletions only", spec.c_str());
+  CHECK(db->Get(ReadOptions(), key(1), &v).IsNotFound(), "%s range deletions only: Get",
+        spec.c_str());
+  db.reset();
   DestroyDB(dir, opt);
 }
 
@@ -443,6 +493,7 @@ int main(int argc, char** argv) {
     FilterUsed("id=DoblixTable;model=pla");
     FilterUsed("id=DoblixTable;model=pra");
     AgentHearsScans();
+    TridentBlockSizing();
   }
   if (failures != 0) {
     fprintf(stderr, "%d failures (seed %llu)\n", failures, (unsigned long long)seed);

@@ -3,8 +3,8 @@
 // Contract (every index in this library keeps it, and tests/ proves it):
 //   * Build() takes keys sorted ascending. Duplicates are legal, n may be 0.
 //     `entry_sizes`, when not null, holds the size in bytes of each entry
-//     (indexes that cut segments by bytes, DobLIX's PLA/PRA, use it; the
-//     others ignore it).
+//     (for an index that cuts segments by bytes; the indexes here ignore
+//     it).
 //   * Search(q) returns a Bound with lo <= LowerBound(keys, q) <= hi <= n for
 //     ANY q, present or absent, where LowerBound is std::lower_bound's position
 //     (the first occurrence of a duplicated key). `pos` is the model's

@@ -31,9 +31,8 @@
 #include "lidx/plr.h"
 #include "lidx/rmi.h"
 #include "lidx/rs.h"
-// SLR (seed 003), DobLIX's PLA/PRA (seed 002); lits is string-native (string_index.h)
+// SLR (seed 003); lits is string-native (string_index.h)
 #include "lidx/lits.h"
-#include "lidx/pla.h"
 #include "lidx/slr.h"
 // Updatable, unclustered indexes (seed 000)
 #include "lidx/alex.h"
@@ -68,11 +67,9 @@ const std::vector<std::pair<std::string_view, Factory<K>>>& Entries() {
       {"rs", &Construct<RadixSplineIndex<K>, K>},
       {"plex", &Construct<PlexIndex<K>, K>},
       {"rmi", &Construct<RmiIndex<K>, K>},
-      // seeds 003 and 002, and LITS
+      // seed 003, and LITS
       {"slr-eq", &Construct<SlrEq<K>, K>},
       {"slr-ea", &Construct<SlrEa<K>, K>},
-      {"pla", &Construct<DobPla<K>, K>},
-      {"pra", &Construct<DobPra<K>, K>},
       {"lits", &Construct<LitsIndex<K>, K>},
       // seed 000, unclustered
       {"alex", &Construct<AlexIndex<K>, K>},

@@ -1,9 +1,9 @@
-// Shared machinery of the segmented linear indexes (slr.h, pla.h): a router
+// Shared machinery of the segmented linear indexes (slr.h): a router
 // from a key to its segment, a monotone per-segment linear predictor, least
 // squares, and the error bookkeeping that turns a prediction into a Bound.
 //
 // Why a bound is guaranteed for ANY query, present or absent, duplicated or
-// not (the argument every Search() in slr.h and pla.h relies on):
+// not (the argument every Search() in slr.h relies on):
 //   * A query q is routed to the last segment s whose first key is < q
 //     (strictly). Then keys[start_s] < q <= keys[start_{s+1}], so the
 //     lower_bound position L of q lies in (start_s, end_s], end_s being the

@@ -5,12 +5,19 @@
 namespace ROCKSDB_NAMESPACE {
 
 namespace {
-// Bounds on what a thread keeps between tables (at most ~16 MiB): tables
-// up to 8 MiB of entries reuse all their memory, larger ones the first
-// 8 MiB (the rest in fresh chunks, still without regrowth copies).
+// Bounds on what a thread keeps between tables. A thread keeps the memory
+// of the largest table it built, up to 256 MiB of entries and 4M slots per
+// array (~450 MiB at most; a 64 MiB table of 80-byte entries keeps ~64 MiB
+// of entries and ~48 MiB of arrays): the next table, of about the same
+// size (a flush's memtable, a compaction's target file size), then takes
+// no fresh memory. Fresh memory cost one page fault per 4 KiB touched and
+// an unmap per table: with only 8 MiB kept, 64 MiB tables spent 16% of a
+// table write's CPU in page faults and unmaps (perf, README), the whole of
+// its gap to the block-based table, which writes as it goes into one
+// block buffer.
 constexpr size_t kPooledScratches = 1;
-constexpr size_t kPooledChunks = 8;            // 8 MiB of entries
-constexpr size_t kPooledEntries = 128u << 10;  // slots in each array
+constexpr size_t kPooledChunks = 256;        // 256 MiB of entries
+constexpr size_t kPooledEntries = 4u << 20;  // slots in each array
 
 thread_local std::vector<std::unique_ptr<DoblixBuilderScratch>> pool;
 

@@ -1,6 +1,6 @@
 // The memory a DobLIX table builder buffers its table in, reused by the
 // next table built on the same thread (flush and compaction threads build
-// tables one after another). The builder must see the whole table before it
+// tables one after another; bounds in doblix_builder_scratch.cc). The builder must see the whole table before it
 // trains (seed 002 §III-A); a fresh multi-MiB buffer per table would cost
 // regrowth copies, page faults and unmaps that the block-based table,
 // writing as it goes, never pays.

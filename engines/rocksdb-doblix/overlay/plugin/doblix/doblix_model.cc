@@ -22,6 +22,18 @@ float BitsFloat(uint32_t u) {
   memcpy(&f, &u, sizeof(f));
   return f;
 }
+uint64_t DoubleBits(double d) {
+  uint64_t u;
+  memcpy(&u, &d, sizeof(u));
+  return u;
+}
+bool GetDouble(Slice* in, double* d) {
+  if (in->size() < 8) return false;
+  uint64_t u = DecodeFixed64(in->data());
+  in->remove_prefix(8);
+  memcpy(d, &u, sizeof(*d));
+  return std::isfinite(*d);
+}
 }  // namespace
 
 void DoblixModel::EncodeTo(std::string* out) const {
@@ -35,7 +47,8 @@ void DoblixModel::EncodeTo(std::string* out) const {
     PutFixed64(out, s.first_chunk);
     PutVarint32(out, s.size);
     PutVarint32(out, (s.error << 1) | (s.cont ? 1u : 0u));
-    if (kind == DoblixModelKind::kPlr) continue;  // no per-block model
+    // no per-block model
+    if (kind == DoblixModelKind::kPlr || kind == DoblixModelKind::kRmi) continue;
     PutFixed32(out, FloatBits(s.slope));
     if (kind != DoblixModelKind::kPla) PutFixed32(out, FloatBits(s.intercept));
   }
@@ -57,14 +70,25 @@ void DoblixModel::EncodeTo(std::string* out) const {
       PutVarint32(out, p.error);
     }
   }
-  if (kind == DoblixModelKind::kRmi) {
+  // A table of range deletions only has no blocks and no RMI.
+  if (kind == DoblixModelKind::kRmi && !segments.empty()) {
     PutFixed64(out, root_x0);
-    PutFixed32(out, FloatBits(root_slope));
-    PutFixed32(out, FloatBits(root_intercept));
-    PutVarint64(out, root_entries);
-    PutVarint32(out, static_cast<uint32_t>(leaf_to_block.size()));
-    uint32_t prev = 0;
-    for (uint32_t b : leaf_to_block) {
+    PutFixed64(out, DoubleBits(root_slope));
+    PutFixed64(out, DoubleBits(root_intercept));
+    PutVarint64(out, rmi_bytes);
+    PutVarint32(out, rmi_block_bytes);
+    PutVarint32(out, static_cast<uint32_t>(rmi_leaves.size()));
+    uint32_t prev = 0;  // lo and hi never fall from leaf to leaf
+    for (const RmiLeaf& l : rmi_leaves) {
+      PutFixed64(out, DoubleBits(l.slope));
+      PutFixed64(out, DoubleBits(l.intercept));
+      PutVarint32(out, l.lo - prev);
+      PutVarint32(out, l.hi - l.lo);
+      prev = l.hi;
+    }
+    PutVarint32(out, static_cast<uint32_t>(rmi_block_of.size()));
+    prev = 0;
+    for (uint32_t b : rmi_block_of) {
       PutVarint32(out, b - prev);
       prev = b;
     }
@@ -107,7 +131,9 @@ Status DoblixModel::DecodeFrom(const Slice& block) {
     if (in.size() < 8) return Status::Corruption("doblix model block: segment key");
     s.first_chunk = DecodeFixed64(in.data());
     in.remove_prefix(8);
-    const bool own_model = kind != DoblixModelKind::kPlr;
+    // The baselines have no line per block (Bourbon: one PLR over the
+    // table; TridentKV: RocksDB's search over the whole block).
+    const bool own_model = kind != DoblixModelKind::kPlr && kind != DoblixModelKind::kRmi;
     if (!GetVarint32(&in, &s.size) || !GetVarint32(&in, &err_cont) ||
         (own_model && !GetFixed32(&in, &slope)) ||
         (own_model && kind != DoblixModelKind::kPla && !GetFixed32(&in, &intercept))) {
@@ -135,30 +161,9 @@ Status DoblixModel::DecodeFrom(const Slice& block) {
       return Status::Corruption("doblix model block: string index misses blocks");
     }
   }
-  if (kind == DoblixModelKind::kRmi) {
-    uint32_t slope = 0, intercept = 0, leaves = 0;
-    if (in.size() < 8) return Status::Corruption("doblix model block: root");
-    root_x0 = DecodeFixed64(in.data());
-    in.remove_prefix(8);
-    if (!GetFixed32(&in, &slope) || !GetFixed32(&in, &intercept) ||
-        !GetVarint64(&in, &root_entries) || !GetVarint32(&in, &leaves) || leaves > in.size() ||
-        leaves == 0) {
-      return Status::Corruption("doblix model block: root fields");
-    }
-    root_slope = BitsFloat(slope);
-    root_intercept = BitsFloat(intercept);
-    if (!std::isfinite(root_slope) || !std::isfinite(root_intercept)) {
-      return Status::Corruption("doblix model block: non-finite root");
-    }
-    leaf_to_block.resize(leaves);
-    uint32_t b = 0;
-    for (uint32_t& l : leaf_to_block) {
-      uint32_t delta = 0;
-      if (!GetVarint32(&in, &delta)) return Status::Corruption("doblix model block: leaf table");
-      b += delta;
-      if (b > segments.size()) return Status::Corruption("doblix model block: leaf's block");
-      l = b;
-    }
+  if (kind == DoblixModelKind::kRmi && !segments.empty()) {
+    Status s = DecodeRmi(&in);
+    if (!s.ok()) return s;
   }
   if (kind == DoblixModelKind::kPlr) {
     uint64_t count = 0, pos = 0;
@@ -369,14 +374,74 @@ uint64_t DoblixModel::ChunkOf(const Slice& user_key) const {
   return DoblixChunk(user_key, prefix.size());
 }
 
+namespace {
+// x - x0 as a double, monotone in x on both sides of x0.
+double Dx(uint64_t x, uint64_t x0) {
+  return x >= x0 ? static_cast<double>(x - x0) : -static_cast<double>(x0 - x);
+}
+}  // namespace
+
 uint32_t DoblixModel::LeafOf(uint64_t x) const {
-  double pos = x <= root_x0 ? root_intercept
-                            : static_cast<double>(root_intercept) +
-                                  static_cast<double>(root_slope) * static_cast<double>(x - root_x0);
-  double leaves = static_cast<double>(leaf_to_block.size());
-  double leaf = std::floor(pos * leaves / static_cast<double>(root_entries == 0 ? 1 : root_entries));
+  const double offset = root_intercept + root_slope * Dx(x, root_x0);
+  const double leaves = static_cast<double>(rmi_leaves.size());
+  const double leaf =
+      std::floor(offset * leaves / static_cast<double>(rmi_bytes == 0 ? 1 : rmi_bytes));
   if (!(leaf > 0)) return 0;
   return leaf >= leaves ? static_cast<uint32_t>(leaves) - 1 : static_cast<uint32_t>(leaf);
+}
+
+uint32_t DoblixModel::RmiRawNumber(uint32_t leaf, uint64_t x) const {
+  const RmiLeaf& l = rmi_leaves[leaf];
+  const double n = std::floor((l.intercept + l.slope * Dx(x, root_x0)) / rmi_block_bytes);
+  if (!(n > 0)) return 0;
+  return n >= 4294967295.0 ? 4294967295u : static_cast<uint32_t>(n);
+}
+
+uint32_t DoblixModel::RmiNumber(uint64_t x) const {
+  const uint32_t leaf = LeafOf(x);
+  const RmiLeaf& l = rmi_leaves[leaf];
+  return std::min(std::max(RmiRawNumber(leaf, x), l.lo), l.hi);
+}
+
+Status DoblixModel::DecodeRmi(Slice* in) {
+  uint32_t leaves = 0, numbers = 0;
+  if (in->size() < 8) return Status::Corruption("doblix model block: rmi root");
+  root_x0 = DecodeFixed64(in->data());
+  in->remove_prefix(8);
+  if (!GetDouble(in, &root_slope) || !GetDouble(in, &root_intercept) ||
+      !GetVarint64(in, &rmi_bytes) || !GetVarint32(in, &rmi_block_bytes) ||
+      rmi_block_bytes == 0 || !GetVarint32(in, &leaves) || leaves == 0 ||
+      leaves > in->size() / 16) {
+    return Status::Corruption("doblix model block: rmi root fields");
+  }
+  rmi_leaves.resize(leaves);
+  uint32_t prev = 0;
+  for (RmiLeaf& l : rmi_leaves) {
+    uint32_t lo = 0, span = 0;
+    if (!GetDouble(in, &l.slope) || !GetDouble(in, &l.intercept) || !GetVarint32(in, &lo) ||
+        !GetVarint32(in, &span)) {
+      return Status::Corruption("doblix model block: rmi leaf");
+    }
+    l.lo = prev + lo;
+    l.hi = l.lo + span;
+    if (l.lo < prev || l.hi < l.lo) return Status::Corruption("doblix model block: rmi leaf range");
+    prev = l.hi;
+  }
+  // Every number a leaf can give (up to the last leaf's hi) names a block.
+  if (!GetVarint32(in, &numbers) || numbers != static_cast<uint64_t>(prev) + 1 ||
+      numbers > in->size()) {
+    return Status::Corruption("doblix model block: rmi block numbers");
+  }
+  rmi_block_of.resize(numbers);
+  uint32_t b = 0;
+  for (uint32_t& n : rmi_block_of) {
+    uint32_t delta = 0;
+    if (!GetVarint32(in, &delta)) return Status::Corruption("doblix model block: rmi block map");
+    b += delta;
+    if (b >= segments.size()) return Status::Corruption("doblix model block: rmi map's block");
+    n = b;
+  }
+  return Status::OK();
 }
 
 void DoblixModel::PlrRange(uint64_t x, uint64_t* lo, uint64_t* hi) const {
@@ -405,7 +470,7 @@ size_t DoblixModel::BlockOfPosition(uint64_t pos) const {
 }
 
 size_t DoblixModel::FindBlock(uint64_t x) const {
-  if (kind == DoblixModelKind::kRmi) return leaf_to_block[LeafOf(x)];
+  if (kind == DoblixModelKind::kRmi) return rmi_block_of[RmiNumber(x)];
   // The paper's binary search over the segments' first keys (I_IndexBlock).
   auto it = std::upper_bound(segments.begin(), segments.end(), x,
                              [](uint64_t v, const DoblixSegment& s) { return v < s.first_chunk; });
@@ -421,6 +486,11 @@ double DoblixModel::Predict(size_t b, uint64_t x) const {
 
 void DoblixModel::SearchRange(size_t b, uint64_t x, uint32_t n, uint32_t* lo,
                               uint32_t* hi) const {
+  if (kind == DoblixModelKind::kRmi) {  // TridentKV searches the whole block
+    *lo = 0;
+    *hi = n;
+    return;
+  }
   const DoblixSegment& s = segments[b];
   // The lower bound of any key with integer x lies between the positions of
   // x and x+1 (keys sharing 8 bytes share an integer), each within error.

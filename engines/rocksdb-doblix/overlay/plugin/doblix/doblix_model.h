@@ -14,9 +14,10 @@
 
 namespace ROCKSDB_NAMESPACE {
 
-// kRmi is the TridentKV-style baseline (Fig. 2c): a linear root over the
-// whole table picks a leaf, and blocks are cut at leaf boundaries, so the
-// leaf's block is the one read whatever its size.
+// kRmi is the TridentKV-style baseline (Fig. 2c): TridentKV's two-stage
+// RMI predicts a key's byte offset in the table, and the offset divided by
+// the block size is the key's block (doblix_segmenter.h), so one block is
+// read and the blocks are as large as the model's errors make them.
 // kPlr is the Bourbon-style baseline (Fig. 2b): fixed-size blocks and one
 // greedy PLR over the whole table's positions, so the error range may span
 // several blocks, all of which are read.
@@ -107,14 +108,29 @@ class DoblixModel {
   // The place of `user_key`'s lower bound (kPla, kPra, kRmi; the
   // Bourbon-style kPlr starts from it when its own range misses).
   DoblixPlace Locate(const Slice& user_key) const;
-  // kRmi only: root(x) = root_intercept + root_slope * (x - root_x0) in
-  // table positions, scaled to `leaves` leaves; leaf j's keys are in block
-  // leaf_to_block[j] (the next non-empty leaf's block when j is empty).
+  // kRmi only. Both stages are lines over dx = x - root_x0 giving a byte
+  // offset in the table (its key + value bytes, rmi_bytes in all): the
+  // root's offset scaled to the leaves picks leaf j = floor(offset *
+  // leaves / rmi_bytes); leaf j's offset / rmi_block_bytes is the key's
+  // block number, clamped to [lo, hi], the numbers of the leaf's first and
+  // last entries (empty leaf: the next entry's), so numbers never fall as
+  // keys grow; rmi_block_of maps a number to its block (for a number no
+  // entry has, the next block: the lower bound's).
+  struct RmiLeaf {
+    double slope = 0, intercept = 0;
+    uint32_t lo = 0, hi = 0;
+  };
   uint64_t root_x0 = 0;
-  float root_slope = 0, root_intercept = 0;
-  uint64_t root_entries = 0;
-  std::vector<uint32_t> leaf_to_block;
+  double root_slope = 0, root_intercept = 0;
+  uint64_t rmi_bytes = 0;
+  uint32_t rmi_block_bytes = 4096;
+  std::vector<RmiLeaf> rmi_leaves;
+  std::vector<uint32_t> rmi_block_of;
   uint32_t LeafOf(uint64_t x) const;
+  // Leaf `leaf`'s block number of x, before the clamp.
+  uint32_t RmiRawNumber(uint32_t leaf, uint64_t x) const;
+  // The block number of x: the builder's and the lookup's one arithmetic.
+  uint32_t RmiNumber(uint64_t x) const;
   // kPlr only: the segments, each block's first table position, and the
   // table's entry count.
   std::vector<DoblixPlrSegment> plr;
@@ -136,8 +152,8 @@ class DoblixModel {
   uint64_t ChunkOf(const Slice& user_key) const;
   // The block to start a lower-bound search for integer x from: the last
   // block whose first integer is <= x, moved back over blocks that start
-  // inside a run of x (kRmi: the root's leaf's block; segments.size() when
-  // x lies past the last block).
+  // inside a run of x (kRmi: the block of x's block number; segments.size()
+  // when x lies past the last block).
   size_t FindBlock(uint64_t x) const;
   // [*lo, *hi) inside block `b` (of n entries) that holds the lower bound of
   // any key whose integer is x, from the block's model and error.
@@ -153,12 +169,14 @@ class DoblixModel {
     }
     return sizeof(*this) + node_bytes + prefix.capacity() +
            segments.capacity() * sizeof(DoblixSegment) +
-           leaf_to_block.capacity() * sizeof(uint32_t) + plr.capacity() * sizeof(DoblixPlrSegment) +
+           rmi_leaves.capacity() * sizeof(RmiLeaf) + rmi_block_of.capacity() * sizeof(uint32_t) +
+           plr.capacity() * sizeof(DoblixPlrSegment) +
            block_first_entry.capacity() * sizeof(uint64_t);
   }
 
  private:
   void EncodeNode(size_t node, std::string* out) const;
+  Status DecodeRmi(Slice* in);
   // Decodes node `id` (already appended to `nodes`) and its children; its
   // blocks are the next ones after *next_block.
   Status DecodeNode(Slice* in, size_t id, uint32_t base, int depth, uint32_t* next_block);

@@ -151,30 +151,100 @@ std::vector<DoblixCut> DoblixSegmenter::Bourbon(const std::vector<uint64_t>& chu
   return blocks;
 }
 
-std::vector<DoblixCut> DoblixSegmenter::Rmi(const std::vector<uint64_t>& chunks, uint32_t leaves,
-                                            DoblixModel* model) {
-  // Root: one least-squares line over the table's staircase.
-  DoblixCut root = Fit(chunks, 0, chunks.size());
-  model->root_x0 = chunks.front();
-  model->root_slope = root.slope;
-  model->root_intercept = root.intercept;
-  model->root_entries = chunks.size();
-  model->leaf_to_block.assign(leaves == 0 ? 1 : leaves, 0);
-  std::vector<DoblixCut> cuts;
-  size_t begin = 0;
-  uint32_t next_leaf = 0;  // leaves below it already point at a block
-  while (begin < chunks.size()) {
-    uint32_t leaf = model->LeafOf(chunks[begin]);
-    size_t end = begin + 1;
-    while (end < chunks.size() && model->LeafOf(chunks[end]) == leaf) end++;
-    // Empty leaves before this one lead to this block (their keys' lower
-    // bound is its first entry).
-    for (; next_leaf <= leaf; next_leaf++) model->leaf_to_block[next_leaf] = cuts.size();
-    cuts.push_back(Fit(chunks, begin, end));
-    begin = end;
+namespace {
+// Least squares y = intercept + slope * (x - x0) over entries [begin, end)
+// (every entry, as TridentKV's LAPACK fit), centred for precision; a
+// falling or undefined slope becomes a flat line (offsets never fall).
+void FitOffsets(const std::vector<uint64_t>& chunks, const std::vector<double>& offsets,
+                uint64_t x0, size_t begin, size_t end, double* slope, double* intercept) {
+  auto dx = [&](size_t i) {
+    return chunks[i] >= x0 ? static_cast<double>(chunks[i] - x0)
+                           : -static_cast<double>(x0 - chunks[i]);
+  };
+  const double n = static_cast<double>(end - begin);
+  double mx = 0, my = 0;
+  for (size_t i = begin; i < end; i++) {
+    mx += dx(i);
+    my += offsets[i];
   }
-  for (; next_leaf < model->leaf_to_block.size(); next_leaf++) {
-    model->leaf_to_block[next_leaf] = static_cast<uint32_t>(cuts.size());
+  mx /= n;
+  my /= n;
+  double sxx = 0, sxy = 0;
+  for (size_t i = begin; i < end; i++) {
+    sxx += (dx(i) - mx) * (dx(i) - mx);
+    sxy += (dx(i) - mx) * (offsets[i] - my);
+  }
+  *slope = sxx > 0 ? sxy / sxx : 0.0;
+  if (!(*slope > 0) || !std::isfinite(*slope)) *slope = 0;
+  *intercept = my - *slope * mx;
+}
+}  // namespace
+
+std::vector<DoblixCut> DoblixSegmenter::Rmi(const std::vector<uint64_t>& chunks,
+                                            const std::vector<uint32_t>& kv_bytes,
+                                            uint32_t leaves, uint32_t block_bytes,
+                                            DoblixModel* model) {
+  const size_t n = chunks.size();
+  std::vector<double> offsets(n);
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; i++) {
+    total += kv_bytes[i];  // TridentKV: `_bytes` grows before the key is inserted
+    offsets[i] = static_cast<double>(total);
+  }
+  model->root_x0 = chunks.front();
+  model->rmi_bytes = total;
+  model->rmi_block_bytes = block_bytes;
+  model->rmi_leaves.assign(leaves == 0 ? 1 : leaves, DoblixModel::RmiLeaf());
+  FitOffsets(chunks, offsets, model->root_x0, 0, n, &model->root_slope, &model->root_intercept);
+  // The root is monotone, so each leaf's entries are one run; TridentKV
+  // trains a leaf on its entries plus its neighbours' nearest (its AUG).
+  std::vector<size_t> first(model->rmi_leaves.size() + 1, n);
+  for (size_t i = n; i-- > 0;) first[model->LeafOf(chunks[i])] = i;
+  for (size_t j = model->rmi_leaves.size(); j-- > 0;) first[j] = std::min(first[j], first[j + 1]);
+  for (size_t j = 0; j < model->rmi_leaves.size(); j++) {
+    if (first[j] == first[j + 1]) continue;  // empty
+    FitOffsets(chunks, offsets, model->root_x0, first[j] > 0 ? first[j] - 1 : 0,
+               std::min(first[j + 1] + 1, n), &model->rmi_leaves[j].slope,
+               &model->rmi_leaves[j].intercept);
+  }
+  // Block numbers, made non-decreasing over the entries; each leaf's clamp
+  // is its first and last entry's number (an empty leaf: the next entry's),
+  // which RmiNumber then reproduces for every entry (the running maximum
+  // within a leaf is the clamp of its own monotone line).
+  std::vector<DoblixCut> cuts;
+  model->rmi_block_of.clear();
+  uint32_t number = 0;
+  for (size_t j = 0; j < model->rmi_leaves.size(); j++) {
+    DoblixModel::RmiLeaf& leaf = model->rmi_leaves[j];
+    if (first[j] == first[j + 1]) {
+      // Filled in below, once the next entry's number is known.
+      leaf.lo = leaf.hi = UINT32_MAX;
+      continue;
+    }
+    for (size_t i = first[j]; i < first[j + 1]; i++) {
+      const uint32_t raw = model->RmiRawNumber(static_cast<uint32_t>(j), chunks[i]);
+      if (i == 0 || raw > number) {
+        number = std::max(raw, number);
+        // Numbers no entry has lead to the next block.
+        model->rmi_block_of.resize(number + 1, static_cast<uint32_t>(cuts.size()));
+        if (!cuts.empty()) cuts.back().end = i;
+        DoblixCut c;
+        c.begin = i;
+        cuts.push_back(c);
+      }
+      if (i == first[j]) leaf.lo = number;
+    }
+    leaf.hi = number;
+  }
+  cuts.back().end = n;
+  uint32_t next = number;  // past the last entry: the last block's number
+  for (size_t j = model->rmi_leaves.size(); j-- > 0;) {
+    DoblixModel::RmiLeaf& leaf = model->rmi_leaves[j];
+    if (leaf.lo == UINT32_MAX) {
+      leaf.lo = leaf.hi = next;
+    } else {
+      next = leaf.lo;
+    }
   }
   return cuts;
 }

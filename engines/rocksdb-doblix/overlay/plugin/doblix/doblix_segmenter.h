@@ -36,11 +36,17 @@ class DoblixSegmenter {
   static std::vector<DoblixCut> Pra(const std::vector<uint64_t>& chunks,
                                     const std::vector<uint32_t>& bytes, uint32_t max_block,
                                     size_t begin = 0, size_t end = SIZE_MAX);
-  // TridentKV-style baseline: fits the RMI root over the whole table into
-  // *model (kRmi, `leaves` leaves), then cuts a block per non-empty leaf
-  // and fits each leaf's line; fills model->leaf_to_block.
-  static std::vector<DoblixCut> Rmi(const std::vector<uint64_t>& chunks, uint32_t leaves,
-                                    DoblixModel* model);
+  // TridentKV-style baseline, TridentKV's own sizing (its public code,
+  // github.com/emperorlu/Learned-RocksDB, table/block_based_table_builder.cc
+  // and rmi/rmi.h): a two-stage RMI of least-squares lines, one root and
+  // `leaves` leaves (TridentKV: 1000), learns each key's byte offset in the
+  // table (its entries' key + value bytes `kv_bytes` up to and including
+  // it); a key's block is its predicted offset / `block_bytes` (TridentKV:
+  // 4096), so blocks are as large as the model's errors make them. Fills
+  // *model (kRmi) and returns one cut per block number some entry has.
+  static std::vector<DoblixCut> Rmi(const std::vector<uint64_t>& chunks,
+                                    const std::vector<uint32_t>& kv_bytes, uint32_t leaves,
+                                    uint32_t block_bytes, DoblixModel* model);
   // Bourbon-style baseline: blocks filled up to `max_block` bytes (as
   // RocksDB's block_size), and a greedy PLR with error `error` over the
   // whole table into *model (kPlr: plr, block_first_entry, entries).

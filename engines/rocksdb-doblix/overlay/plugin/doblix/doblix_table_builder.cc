@@ -170,10 +170,12 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
         chunks[i] = DoblixChunk(ExtractUserKey(keys[i]), model.prefix.size());
       }
       if (model.kind == DoblixModelKind::kRmi) {
-        uint32_t leaves = knobs_.rmi_leaves != 0
-                              ? knobs_.rmi_leaves
-                              : static_cast<uint32_t>(std::max<size_t>(1, keys.size() / 64));
-        cuts = DoblixSegmenter::Rmi(chunks, leaves, &model);
+        // TridentKV counts an entry's key and value bytes (`_bytes`).
+        for (size_t i = 0; i < keys.size(); i++) {
+          bytes[i] = static_cast<uint32_t>(keys[i].size() + values[i].size());
+        }
+        cuts = DoblixSegmenter::Rmi(chunks, bytes, knobs_.rmi_leaves, knobs_.max_block_size,
+                                    &model);
       } else {
         cuts = DoblixSegmenter::Bourbon(chunks, bytes, knobs_.error, knobs_.max_block_size,
                                         &model);

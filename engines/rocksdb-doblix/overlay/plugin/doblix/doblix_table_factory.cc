@@ -82,6 +82,9 @@ Status DoblixTableFactory::ValidateOptions(const DBOptions& db_opts,
         "DoblixTable: model must be pla, pra, agent, bourbon or tridentkv, got " +
                                    options_.model);
   }
+  if (options_.rmi_leaves == 0) {
+    return Status::InvalidArgument("DoblixTable: rmi_leaves must be >= 1");
+  }
   if (options_.max_block_size < 64) {
     return Status::InvalidArgument("DoblixTable: max_block_size must be >= 64");
   }

@@ -30,9 +30,10 @@ struct DoblixTableOptions {
   //   bourbon   Bourbon-style baseline: fixed-size blocks of
   //             `max_block_size` bytes, one greedy PLR (error `error`) over
   //             the whole table; a lookup may read several blocks.
-  //   tridentkv TridentKV-style baseline: a two-level RMI over the whole
-  //             table; blocks are cut at leaf boundaries so one block is
-  //             read whatever its size.
+  //   tridentkv TridentKV-style baseline: TridentKV's two-stage RMI over
+  //             the whole table predicts a key's byte offset, and offset /
+  //             `max_block_size` is its block, so one block is read
+  //             whatever its size.
   std::string model = "pla";
   // E: the spline's maximum error in positions (pla, bourbon; the agent's
   // starting point).
@@ -46,8 +47,8 @@ struct DoblixTableOptions {
   uint64_t agent_seed = 1;
   // SSTables between two agent updates (the paper: 20).
   uint32_t agent_period = 20;
-  // Leaves of the tridentkv-style RMI per table, 0 = one per 64 entries.
-  uint32_t rmi_leaves = 0;
+  // Leaves of the tridentkv-style RMI per table (TridentKV's own: 1000).
+  uint32_t rmi_leaves = 1000;
   // A full filter over the table's user keys, as the block-based table
   // builds with the same option (e.g. "bloomfilter:10:false"); a point
   // lookup checks it before the model. Null: no filter is built or used.

@@ -215,28 +215,37 @@ Status DoblixTableReader::ReadBlock(const ReadOptions& ro, size_t b, bool fill_c
   return Status::OK();
 }
 
+DoblixStepClock::DoblixStepClock()
+    : timed_(GetPerfLevel() >= PerfLevel::kEnableTimeExceptForMutex) {
+  Restart();
+}
+
+void DoblixStepClock::Restart() {
+  if (timed_) t0_ = std::chrono::steady_clock::now();
+}
+
+void DoblixStepClock::Lap(uint64_t* into) {
+  if (!timed_) return;
+  auto t1 = std::chrono::steady_clock::now();
+  *into += static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0_).count());
+  t0_ = t1;
+}
+
 Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fill_cache,
                                size_t* block, uint32_t* index, DoblixBlockHolder* holder) {
-  const bool timed = GetPerfLevel() >= PerfLevel::kEnableTimeExceptForMutex;
-  std::chrono::steady_clock::time_point t0;
-  if (timed) t0 = std::chrono::steady_clock::now();
-  auto lap = [&](uint64_t* into) {
-    if (!timed) return;
-    auto t1 = std::chrono::steady_clock::now();
-    *into += static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
-    t0 = t1;
-  };
+  DoblixStepClock clock;
+  doblix_step_nanos.model_lookups += clock.timed() ? 1 : 0;
   if (model_.kind == DoblixModelKind::kPlr) {
     bool found = false;
     const uint64_t x = model_.ChunkOf(ExtractUserKey(ikey));
-    Status s = SeekPlr(ro, ikey, x, fill_cache, block, index, holder, &found);
+    Status s = SeekPlr(ro, ikey, x, fill_cache, block, index, holder, &clock, &found);
     if (!s.ok() || found) return s;
     model_misses.fetch_add(1, std::memory_order_relaxed);
+    clock.Restart();
   }
   const DoblixPlace place = model_.Locate(ExtractUserKey(ikey));
-  lap(&doblix_step_nanos.s_block);
-  doblix_step_nanos.model_lookups += timed ? 1 : 0;
+  clock.Lap(&doblix_step_nanos.s_block);
   const size_t b = place.block;
   Status s = ReadBlock(ro, b, fill_cache, holder);
   if (!s.ok()) return s;
@@ -247,10 +256,10 @@ Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fi
     *index = place.where == DoblixPlace::kStart ? 0 : holder->block.size();
     return s;
   }
-  if (timed) t0 = std::chrono::steady_clock::now();  // L-block is PerfContext's block_read_time
+  clock.Restart();  // L-block is PerfContext's block_read_time
   uint32_t lo = 0, hi = 0;
   model_.SearchRange(b, place.x, holder->block.size(), &lo, &hi);
-  lap(&doblix_step_nanos.s_block);
+  clock.Lap(&doblix_step_nanos.s_block);
   bool outside = false;
   uint32_t i;
   {
@@ -261,7 +270,7 @@ Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fi
       i = holder->block.LowerBound(ikey);
     }
   }
-  lap(&doblix_step_nanos.s_kv);
+  clock.Lap(&doblix_step_nanos.s_kv);
   // A run of keys sharing x that B_max split over several blocks: the
   // lower bound may lie inside a later block of the run (Locate started
   // at its first). Past the run, the next block's first entry is it.
@@ -279,14 +288,18 @@ Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fi
 
 Status DoblixTableReader::SeekPlr(const ReadOptions& ro, const Slice& ikey, uint64_t x,
                                   bool fill_cache, size_t* block, uint32_t* index,
-                                  DoblixBlockHolder* holder, bool* found) {
+                                  DoblixBlockHolder* holder, DoblixStepClock* clock,
+                                  bool* found) {
   *found = false;
   uint64_t lo = 0, hi = 0;
   model_.PlrRange(x, &lo, &hi);
   const auto& first = model_.block_first_entry;
-  for (size_t j = model_.BlockOfPosition(lo); j < first.size(); j++) {
+  size_t j = model_.BlockOfPosition(lo);
+  clock->Lap(&doblix_step_nanos.s_block);  // the PLR: its range and first block
+  for (; j < first.size(); j++) {
     Status s = ReadBlock(ro, j, fill_cache, holder);
     if (!s.ok()) return s;
+    clock->Restart();  // L-block is PerfContext's block_read_time
     const uint64_t f = first[j], n = holder->block.size();
     const uint32_t llo = static_cast<uint32_t>(std::min(std::max(lo, f) - f, n));
     const uint32_t lhi = static_cast<uint32_t>(std::max<uint64_t>(std::min(hi, f + n), f + llo) - f);
@@ -296,6 +309,7 @@ Status DoblixTableReader::SeekPlr(const ReadOptions& ro, const Slice& ikey, uint
       PERF_TIMER_GUARD(block_seek_nanos);
       i = holder->block.LowerBound(ikey, llo, lhi, &outside);
     }
+    clock->Lap(&doblix_step_nanos.s_kv);  // the last mile in this block's part of the range
     if (outside) return Status::OK();
     if (i < n || j + 1 == first.size() || first[j + 1] >= hi) {
       // Found, or past the range's last block: then its lower bound is the

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -47,6 +48,22 @@ struct DoblixStepNanos {
   uint64_t model_lookups = 0;
 };
 extern thread_local DoblixStepNanos doblix_step_nanos;
+
+// Laps one lookup's steps into doblix_step_nanos, only while the thread's
+// perf level times (a clock read costs ~20 ns a lap otherwise saved).
+class DoblixStepClock {
+ public:
+  DoblixStepClock();
+  bool timed() const { return timed_; }
+  // Starts the next step now (the time since the last lap is not counted).
+  void Restart();
+  // Adds the time since the last lap or restart to *into.
+  void Lap(uint64_t* into);
+
+ private:
+  const bool timed_;
+  std::chrono::steady_clock::time_point t0_;
+};
 // Bytes of data blocks this thread has loaded (read, or found in the block
 // cache). The agent's reads take its difference over their span, so each
 // step logs the bytes a read loaded beside the read's latency: whether the
@@ -102,7 +119,8 @@ class DoblixTableReader : public TableReader {
   // *found is false when the range did not hold the key's lower bound (the
   // caller then locates it without the model).
   Status SeekPlr(const ReadOptions& ro, const Slice& ikey, uint64_t x, bool fill_cache,
-                 size_t* block, uint32_t* index, DoblixBlockHolder* holder, bool* found);
+                 size_t* block, uint32_t* index, DoblixBlockHolder* holder,
+                 DoblixStepClock* clock, bool* found);
 
   const ImmutableOptions& ioptions_;
   const InternalKeyComparator icmp_;

@@ -1,0 +1,301 @@
+"""Proof that each claim can pass and can fail at a scale (issue 30):
+`python -m lsmrepro.claims --power --scale S`.
+
+For every claim, the tidy rows its own selectors would read at scale S are
+laid out from the study's runs (members, points and repetitions as the
+scale runs them, every value 1) and pushed through the claim's measure
+code, which gives the claim's shape: its members, their points and the
+samples at each. Then S_SIM simulations of that shape, with run-to-run
+noise at the scale's `noise:` CV (config/scales/<scale>.yaml), go through
+the same rule code as the verdicts (lsmrepro/claims_rule.py): once with the
+truth at the paper's value and once outside the tolerance (paper/README.md,
+"Power check", says where exactly). A claim passes when P(reproduced |
+paper's value) and P(not reproduced | outside) are both >= 0.9."""
+import math
+
+import numpy as np
+import pandas as pd
+
+from lsmrepro import aggregate, studies
+from lsmrepro import claims_measure as cm
+from lsmrepro import claims_rule as rule
+from lsmrepro import claims_stats as st
+from lsmrepro.claims_spec import band, log_scale, no_effect, to_scale
+from lsmrepro.errors import InputError
+
+S_SIM = 200
+POWER = 0.9
+MAX_REPETITIONS = 16  # the most repetitions a fix may propose
+SEED = 30
+
+
+def noise_cv(scale_cfg, claim, scale):
+    """The CV of one run's metric for a claim (config/scales/<scale>.yaml
+    `noise:`): its metrics' own when the scale declares every metric it
+    selects (the largest), else its figure's, its study's, the default."""
+    noise = scale_cfg.get("noise")
+    if noise is None:
+        raise InputError(f"config/scales/{scale}.yaml", "noise", "a noise section (default CV of one run's "
+                         "metric) expected for --power")
+    m, per_metric = claim["measure"], noise.get("metrics", {})
+    metrics = set()
+    for key in cm.SELECTORS:
+        wanted = m.get(key, {}).get("metric")
+        metrics |= set(wanted if isinstance(wanted, list) else [wanted] if wanted else [])
+    if metrics and metrics <= set(per_metric):
+        return max(per_metric[x] for x in metrics)
+    study = claim["study"]
+    return noise.get("figures", {}).get(f"{study}/{claim['figure']}", noise.get("studies", {}).get(study, noise["default"]))
+
+
+def sigma(m, cv):
+    """The sd of one sample on the test's scale: a log value's sd is its CV
+    (to first order); a ratio of two runs' values has two runs' noise."""
+    if m["kind"] == "value":
+        return cv
+    return cv * math.sqrt(2)
+
+
+def _runs_tidy(runs):
+    """The factor columns of the tidy rows each run would give (as
+    lsmrepro.aggregate names them), one row per run, as text."""
+    if runs.empty:
+        return pd.DataFrame(columns=["experiment", "run", "repetition"])
+    out = pd.DataFrame([{**{k: v for k, v in aggregate.point_factors(r.point).items() if k != "dataset"},
+                         "experiment": r.figure, "dataset": r.dataset, "workload": r.workload,
+                         "repetition": r.rep, "run": f"{r.figure}/{r.point}/r{r.rep}"}
+                        for r in runs.itertuples()])
+    return out.astype({c: str for c in out.columns if c != "repetition"})
+
+
+def synthetic_tidy(claim, runs):
+    """Tidy rows the claim's selectors would read at the scale: each run of
+    the experiments it reads (`runs`: _runs_tidy of the study's runs), with
+    every selector's values for the columns a run does not fix (metric, op,
+    subset, ...). Column `_roles` names the selectors that pick each row."""
+    base = runs[runs["experiment"].isin(cm.experiments(claim))]
+    frames = []
+    for key in cm.SELECTORS:
+        where = claim["measure"].get(key)
+        if where is None:
+            continue
+        rows = base
+        for column, wanted in where.items():
+            values = wanted if isinstance(wanted, list) else [wanted]
+            if column in rows.columns:
+                rows = rows[rows[column].isin([cm._text(v) for v in values])]
+            else:
+                rows = rows.assign(**{column: [[cm._text(v) for v in values]] * len(rows)}).explode(column)
+        frames.append(rows.assign(_roles=key))
+    if not frames:
+        return base.iloc[0:0].assign(_roles="")
+    out = pd.concat(frames, ignore_index=True).astype(str)
+    keys = [c for c in out.columns if c != "_roles"]
+    out = out.groupby(keys, dropna=False, sort=False)["_roles"].agg(" ".join).reset_index()
+    return out.assign(repetition=out["repetition"].astype(int))
+
+
+def with_repetitions(rows, want):
+    """The synthetic rows had every figure the claim reads run `want`
+    repetitions: repetition 0's rows again for each."""
+    first = rows[rows["repetition"] == 0]
+    return pd.concat([first.assign(repetition=r, run=first["run"].str.replace(r"/r0$", f"/r{r}", regex=True))
+                      for r in range(want)], ignore_index=True)
+
+
+def _log_truths(claim, rows, truth):
+    """Each synthetic row's true value (log scale; a slope's, linear): the
+    rows whose selector carries the effect (numerator, part, lower, `to`,
+    value) take their member's truth, the others 0, so the measure's true
+    value is the member's truth whatever the selectors pick. A row both
+    sides pick (a claim comparing a thing with itself) keeps its ratio at 1,
+    as the real data would."""
+    m = claim["measure"]
+    kind, roles = m["kind"], rows["_roles"].str.split()
+    top = roles.map(lambda r: bool({"where", "numerator", "part"} & set(r)))
+    if kind == "group":
+        member = rows[m["group_by"]].map(lambda g: truth.get(g, np.nan))
+        return np.where(top, member, 0.0)
+    if kind == "ordering":
+        by = rows[m["by"]]
+        lower = {cm._text(lo): np.mean([truth[f"{lo}/{hi}"] for hi in m["higher"] if f"{lo}/{hi}" in truth] or [0.0])
+                 for lo in m["lower"]}
+        return by.map(lambda v: lower.get(v, 0.0)).to_numpy(float)
+    t = truth[next(iter(truth))]
+    if kind == "trend":
+        x = pd.to_numeric(rows[m["over"]], errors="coerce")
+        if m.get("statistic") == "slope":
+            return (t * x).to_numpy(float)
+        return np.where(rows[m["over"]] == cm._text(m["to"]), t, 0.0)
+    return np.where(top, t, 0.0)
+
+
+def simulate(claim, rows, truths, sd, rng, level=1.0):
+    """The claim's verdicts, S_SIM simulations of its synthetic rows for each
+    truth of `truths` (member -> test scale), in one pass of its measure
+    code; noise: sd of a row's log value (a slope's rows: sd * level,
+    linear). Returns one verdict array (S_SIM,) per truth."""
+    m = claim["measure"]
+    base = np.concatenate([np.broadcast_to(_log_truths(claim, rows, t), (S_SIM, len(rows))) for t in truths])
+    noise = rng.standard_normal(base.shape)
+    values = base + sd * level * noise if not log_scale(m) else np.exp(base + sd * noise)
+    sims = len(truths) * S_SIM
+    tidy = rows.iloc[np.tile(np.arange(len(rows)), sims)].reset_index(drop=True).assign(
+        value=values.reshape(-1), **{cm.SIM: np.repeat(np.arange(sims), len(rows))})
+    sim_m = dict(m, pair_on=[*m.get("pair_on", ["run"]), cm.SIM])
+    parts, not_points = cm.samples(sim_m, tidy, claim["id"])
+    members = {k: cm.cells(sim_m, s, not_points)[0] for k, s in parts.items()}
+    verdict = rule.decide(claim, members)["verdict"]
+    if verdict.shape[0] != sims:  # no samples at all: "no data" for every simulation
+        verdict = np.full(sims, verdict[0])
+    return [verdict[i * S_SIM:(i + 1) * S_SIM] for i in range(len(truths))]
+
+
+def members_of(claim, rows):
+    """The claim's members as its measure code finds them in `rows`."""
+    parts, _ = cm.samples(claim["measure"], rows.assign(value=1.0), claim["id"])
+    return list(parts)
+
+
+def _truths(claim, names):
+    """(truth at the paper's value, [truths outside]) per member, on the test's scale."""
+    m, paper, r = claim["measure"], claim["paper"], claim["rule"]
+    kind = r["kind"]
+    if kind in ("magnitude", "range"):
+        if "value" in paper:
+            at = {k: to_scale(m, paper["value"]) for k in names}
+        elif "members" in paper:
+            rest = np.mean([to_scale(m, v) for v in paper["members"].values()])
+            at = {k: to_scale(m, paper["members"][k]) if k in paper["members"] else rest for k in names}
+        else:  # range: the members spread evenly from the paper's min to its max
+            lo, hi = (to_scale(m, v) for v in paper["range"])
+            at = {k: lo + (hi - lo) * i / max(len(names) - 1, 1) for i, k in enumerate(sorted(names))}
+        ref = paper.get("value", np.mean(list(paper.get("members", {"": 1}).values())))
+        b_lo, b_hi = band(m, ref if "range" not in paper else paper["range"][1], r["tolerance"])
+        shift = b_hi - b_lo  # twice the half-width: the truth lies a half-width beyond the band's edge
+        return at, [{k: v + shift for k, v in at.items()}, {k: v - shift for k, v in at.items()}]
+    if kind == "direction":
+        lo, hi = no_effect(m, r)
+        than = to_scale(m, r["than"])
+        step = 2 * (hi - than) if paper["direction"] == "greater" else 2 * (lo - than)
+        return {k: than + step for k in names}, [{k: than - step for k in names}]
+    # bound: a factor 2 inside / outside the requirement (log scale)
+    f = math.log(2) if log_scale(m) else 1.0
+    if "max" in r:
+        top = to_scale(m, r["max"])
+        inside = (top + to_scale(m, r["min"])) / 2 if "min" in r else top - f
+        return {k: inside for k in names}, [{k: top + f for k in names}]
+    bottom = to_scale(m, r["min"])
+    return {k: bottom + f for k in names}, [{k: bottom - f for k in names}]
+
+
+def power(claim, rows, cv, rng, level=1.0):
+    """(P(reproduced | paper's value), P(not reproduced | outside)): the
+    smaller over the outside truths (above and below the band)."""
+    over = claim["measure"].get("over")
+    if rows.empty or (over and over not in rows):  # nothing to lay out: it can neither pass nor fail
+        return 0.0, 0.0
+    at, outside = _truths(claim, members_of(claim, rows))
+    yes, *nos = simulate(claim, rows, [at, *outside], cv, rng, level)
+    return float(np.mean(yes == st.REPRODUCED)), min(float(np.mean(no == st.NOT)) for no in nos)
+
+
+def _slope_level(claim, rows):
+    """A slope's rows have noise CV times their level, taken as the paper's
+    line through the origin at the mean x (y = v * mean x); returns that
+    level (the noise of a row, per unit CV)."""
+    m, paper = claim["measure"], claim["paper"]
+    x = pd.to_numeric(rows[m["over"]], errors="coerce").dropna() if m["over"] in rows else pd.Series(dtype=float)
+    numbers = [paper["value"]] if "value" in paper else list(paper.get("members", {}).values())
+    v = abs(np.mean(numbers)) if numbers else claim["rule"].get("margin", 1.0)
+    return v * abs(x.mean()) if len(x) else 1.0
+
+
+def _repetitions(scale_cfg, claim):
+    """The claim's experiments' repetitions at the scale (the most of them)."""
+    specs = studies.figures(claim["study"])
+    return max(studies.counts(scale_cfg, claim["study"], f, specs[f])["repetitions"] for f in cm.experiments(claim))
+
+
+def fix(claim, rows, cv, reps, rng, level):
+    """The fewest repetitions (<= MAX_REPETITIONS) at which both powers reach
+    POWER, or None: then the claim itself must change."""
+    def ok(want):
+        return min(power(claim, with_repetitions(rows, want), cv, rng, level)) >= POWER
+    if reps >= MAX_REPETITIONS or not ok(MAX_REPETITIONS):
+        return None
+    low, high = reps, MAX_REPETITIONS  # power grows with repetitions: bisect for the fewest
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if ok(mid) else (mid, high)
+    return high
+
+
+def check(scale, scale_cfg, claims, study=None, out=print):
+    """Prints one line per claim and a summary; returns the failing claims'
+    ids (a non-empty list is the exit status 1 of --power)."""
+    rng = np.random.default_rng(SEED)
+    runs_of, failed, lines, estimates = {}, [], [], {}
+    for claim in claims:
+        if study and claim["study"] != study:
+            continue
+        s = claim["study"]
+        if s not in runs_of:
+            runs = studies.runs(scale_cfg, study=s) if studies.spec_path(s).is_file() else pd.DataFrame()
+            runs_of[s] = (runs, _runs_tidy(runs))
+        all_runs, runs = runs_of[s]
+        rows = synthetic_tidy(claim, runs)
+        cv = noise_cv(scale_cfg, claim, scale)
+        level = _slope_level(claim, rows) if claim["measure"].get("statistic") == "slope" else 1.0
+        p_yes, p_no = power(claim, rows, cv, rng, level)
+        line = (f"{claim['id']}: P(reproduced | paper) {p_yes:.2f}, P(not reproduced | outside) {p_no:.2f} "
+                f"[{len(rows)} rows, CV {cv:g}]")
+        if min(p_yes, p_no) < POWER:
+            failed.append(claim["id"])
+            line += "  FAIL: " + _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates)
+        out(line)
+        lines.append(line)
+    out(f"power at scale {scale}: {len(lines) - len(failed)} of {len(lines)} claims can pass and can fail "
+        f"(both probabilities >= {POWER}, {S_SIM} simulations each); {len(failed)} fail")
+    return failed
+
+
+def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates):
+    """What to change: the claim, or its figures' repetitions (with the price)."""
+    over = claim["measure"].get("over")
+    if over and len(rows) and over not in rows:
+        return (f"measure.over = {over} is not a factor of the runs at scale {scale} (a value the run logs, "
+                f"such as an agent's steps): the simulation cannot lay it out; judge this claim from data only "
+                f"or trend over a grid factor")
+    picked = set(" ".join(rows["_roles"]).split()) if len(rows) else set()
+    blind = [k for k in cm.SELECTORS if k in claim["measure"] and k not in picked]
+    if blind:
+        return (f"its selectors pick no rows at scale {scale} ({', '.join(f'measure.{k}' for k in blind)}): fix "
+                f"the claim's selectors, or its figure's `select` in config/scales/{scale}.yaml")
+    reps = _repetitions(scale_cfg, claim)
+    want = fix(claim, rows, cv, reps, rng, level)
+    if want is None:
+        return (f"no repetition count up to {MAX_REPETITIONS} reaches {POWER}: fix the claim (its selectors, "
+                f"tolerance, margin or members)")
+    s, figs = claim["study"], sorted(cm.experiments(claim))
+    jobs = int(all_runs["figure"].isin(figs).sum() / reps * (want - reps)) if len(all_runs) else 0
+    return (f"fix repetitions of {', '.join(f'{s}/{f}' for f in figs)} in config/scales/{scale}.yaml: "
+            f"{reps} -> {want} (+{jobs} run jobs{_minutes(estimates, scale, s, figs, reps, want)})")
+
+
+def _minutes(estimates, scale, study, figs, have, want):
+    """', about M min' from the measured job times (lsmrepro.targets), if any;
+    `estimates` caches each study's."""
+    if study not in estimates:
+        from lsmrepro import targets
+        try:
+            estimates[study] = targets.estimate(studies.REPO / "results", scale, select=f"study={study}")[0]
+        except (InputError, OSError, ValueError) as e:  # a courtesy: the failure line stands without it
+            estimates[study] = str(e)
+    per_fig = estimates[study]
+    if isinstance(per_fig, str):
+        return f", minutes unknown: {per_fig}"
+    seconds = per_fig[per_fig["target"].isin([f"{study}/{f}" for f in figs])]["seconds"].sum()
+    if not seconds:
+        return ", minutes unmeasured"
+    return f", about {seconds * (want - have) / have / 60:.0f} min from measured job times"

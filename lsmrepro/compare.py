@@ -1,0 +1,238 @@
+"""A run beside the reference run: claims, figures and the two machines.
+
+    python -m lsmrepro.compare --scale smoke --reference results/reference/local \\
+        [--results results] [--out-dir results/smoke/compare]
+
+Both folders have the layout of results/<scale>/ (claims/<study>.csv,
+tidy/<study>.csv or .csv.gz, hardware/fingerprint.json and calibration.csv,
+tables/<study>/regime.csv where there).
+Writes claims.csv (claim by claim, a verdict that differs first),
+figures.csv (per study, experiment and main metric: the geometric mean of
+the ratios ours/reference of the metric's mean per matched point, and
+whether each run reached the paper's regime),
+machines.csv (the two fingerprints and fio calibrations side by side) and
+index.md (all three), and prints index.md.
+"""
+import argparse
+import json
+from pathlib import Path
+
+import humanfriendly
+import numpy as np
+import pandas as pd
+
+from lsmrepro.atomic import atomic_path, write_text
+from lsmrepro.errors import InputError, cli
+
+# The metrics a figure plots in most studies; the others (step timers,
+# counters) would swamp a figure's row with quantities no figure shows.
+MAIN_METRICS = ("latency_mean", "run_throughput", "index_bytes")
+# A tidy row's point of measurement, the same on both machines.
+MATCH = ["experiment", "point", "metric", "op", "subset"]
+SIDES = ("ours", "reference")
+# Per claim and side: what the verdict CSV says about it.
+CLAIM_FIELDS = ["verdict", "measured", "ci_low", "ci_high", "n"]
+# fio measurements shown per machine (hardware.calibration_plot's columns).
+CALIBRATION = ["iops", "bandwidth_MiBps", "clat_mean_us"]
+
+
+def _csv(path, expected):
+    try:
+        return pd.read_csv(path, keep_default_na=False, na_values=[""])
+    except FileNotFoundError:
+        raise InputError(path, None, f"missing: {expected}")
+    except (OSError, ValueError) as e:
+        raise InputError(path, None, f"{expected} ({e})")
+
+
+def claims(folder):
+    """Every study's verdicts in `folder`, one table."""
+    base = Path(folder, "claims")
+    paths = sorted(base.glob("*.csv"))
+    if not paths:
+        raise InputError(base, None, "a claims/<study>.csv per study (lsmrepro.claims' verdicts); none found")
+    tables = []
+    for p in paths:
+        t = _csv(p, "a verdict table of lsmrepro.claims")
+        missing = [c for c in ["study", "claim", *CLAIM_FIELDS] if c not in t.columns]
+        if missing:
+            raise InputError(p, ", ".join(missing), "the columns of a verdict table of lsmrepro.claims")
+        tables.append(t)
+    return pd.concat(tables, ignore_index=True)
+
+
+def compare_claims(ours, ref):
+    """One row per claim of either side; a verdict that differs (or a claim
+    one side lacks) first."""
+    keep = ["study", "claim", *CLAIM_FIELDS]
+    both = ours[keep + ["figure", "statement"]].merge(ref[keep + ["figure", "statement"]], on=["study", "claim"],
+                                                      how="outer", suffixes=("_ours", "_reference"))
+    for col in ("figure", "statement"):
+        both[col] = both[f"{col}_ours"].fillna(both[f"{col}_reference"])
+    for side in SIDES:
+        both[f"verdict_{side}"] = both[f"verdict_{side}"].fillna("absent")
+    both["differs"] = both["verdict_ours"] != both["verdict_reference"]
+    cols = ["study", "claim", "figure", "differs"] + [f"{f}_{s}" for s in SIDES for f in CLAIM_FIELDS] + ["statement"]
+    return both.sort_values(["differs", "study", "claim"], ascending=[False, True, True])[cols].reset_index(drop=True)
+
+
+def tidy(folder, study):
+    for name in (f"{study}.csv", f"{study}.csv.gz"):
+        path = Path(folder, "tidy", name)
+        if path.exists():
+            t = _csv(path, "a tidy table of lsmrepro.aggregate")
+            missing = [c for c in MATCH + ["value"] if c not in t.columns]
+            if missing:
+                raise InputError(path, ", ".join(missing), "the columns of a tidy table of lsmrepro.aggregate")
+            return t
+    return None
+
+
+def _means(t):
+    t = t[t["metric"].isin(MAIN_METRICS)].copy()
+    t["value"] = pd.to_numeric(t["value"], errors="coerce")
+    for col in ("op", "subset"):  # empty in the CSV: read as NaN, which never matches
+        t[col] = t[col].astype(object).fillna("")
+    return t.dropna(subset=["value"]).groupby(MATCH, as_index=False)["value"].mean()
+
+
+def regime_reached(folder, study):
+    """experiment -> whether the run reached its paper's regime (yes / no /
+    n.a., lsmrepro.regime's table); empty when the table is not there."""
+    path = Path(folder, "tables", study, "regime.csv")
+    if not path.exists():
+        return {}
+    t = _csv(path, "a regime table of lsmrepro.regime")
+    if not {"figure", "reached"} <= set(t.columns):
+        raise InputError(path, "figure, reached", "the columns of a regime table of lsmrepro.regime")
+    return dict(zip(t["figure"], t["reached"]))
+
+
+def compare_figures(ours_dir, ref_dir, studies):
+    """Per study, experiment and main metric: how many points both runs
+    measured and the geometric mean, min and max of ours/reference, beside
+    whether each run reached the paper's regime (a ratio far from 1 often
+    means one did not)."""
+    rows = []
+    for study in studies:
+        reached = [regime_reached(d, study) for d in (ours_dir, ref_dir)]
+        sides = [tidy(d, study) for d in (ours_dir, ref_dir)]
+        if any(s is None for s in sides):
+            continue
+        a, b = (_means(s) for s in sides)
+        m = a.merge(b, on=MATCH, how="outer", suffixes=("_ours", "_reference"))
+        for (exp, metric), g in m.groupby(["experiment", "metric"]):
+            ok = g[(g["value_ours"] > 0) & (g["value_reference"] > 0)]
+            r = ok["value_ours"] / ok["value_reference"]
+            rows.append({"study": study, "experiment": exp, "metric": metric, "matched": len(r),
+                         "ratio_geomean": float(np.exp(np.log(r).mean())) if len(r) else None,
+                         "ratio_min": r.min() if len(r) else None, "ratio_max": r.max() if len(r) else None,
+                         "only_ours": int(g["value_reference"].isna().sum()),
+                         "only_reference": int(g["value_ours"].isna().sum()),
+                         **{f"regime_reached_{s}": r.get(exp, "—") for s, r in zip(SIDES, reached)}})
+    return pd.DataFrame(rows, columns=["study", "experiment", "metric", "matched", "ratio_geomean",
+                                       "ratio_min", "ratio_max", "only_ours", "only_reference",
+                                       "regime_reached_ours", "regime_reached_reference"])
+
+
+def fingerprint(folder):
+    path = Path(folder, "hardware", "fingerprint.json")
+    try:
+        fp = json.loads(path.read_text())
+        st = fp["stable"]
+    except FileNotFoundError:
+        raise InputError(path, None, "missing: the machine's fingerprint (hardware.fingerprint)")
+    except (OSError, ValueError, KeyError, TypeError):
+        raise InputError(path, "stable", "a fingerprint written by hardware.fingerprint")
+    get = lambda *keys: _dig(st, keys)  # noqa: E731
+    mem = get("memory", "total_bytes")
+    dev = get("storage", "device") or {}
+    return {"fingerprint id": fp.get("id"), "CPU model": get("cpu", "model"), "cores": get("cpu", "cores"),
+            "threads": get("cpu", "threads"),
+            "memory": humanfriendly.format_size(mem, binary=True) if isinstance(mem, (int, float)) else mem,
+            "kernel": get("kernel", "release"),
+            "device": " ".join(str(x) for x in (dev.get("vendor"), dev.get("model"), dev.get("name")) if x) or None,
+            "device rotational": dev.get("rotational"), "filesystem": get("storage", "filesystem", "type"),
+            "load average at collection": _dig(fp, ("volatile", "loadavg"))}
+
+
+def _dig(d, keys):
+    for k in keys:
+        d = d.get(k) if isinstance(d, dict) else None
+    return d
+
+
+def calibration(folder):
+    """fio measurement -> {quantity: value}; empty when not measured."""
+    path = Path(folder, "hardware", "calibration.csv")
+    if not path.exists():
+        return {}
+    t = _csv(path, "a calibration table of hardware.calibration_plot")
+    if "measurement" not in t.columns:
+        raise InputError(path, "measurement", "the columns of a calibration table of hardware.calibration_plot")
+    return {f"fio {r['measurement']} {q}": r.get(q) for _, r in t.iterrows() for q in CALIBRATION}
+
+
+def compare_machines(ours_dir, ref_dir):
+    a, b = ({**fingerprint(d), **calibration(d)} for d in (ours_dir, ref_dir))
+    names = list(a) + [k for k in b if k not in a]
+    return pd.DataFrame({"quantity": names, "ours": [a.get(k) for k in names],
+                         "reference": [b.get(k) for k in names]})
+
+
+def _md(df):
+    return df.to_markdown(index=False, floatfmt=".3g") if len(df) else "(none)"
+
+
+def _measured_text(r, side):
+    if pd.isna(r[f"measured_{side}"]):
+        return "—"
+    return f"{r[f'measured_{side}']:.3g} [{r[f'ci_low_{side}']:.3g}, {r[f'ci_high_{side}']:.3g}], n={r[f'n_{side}']:g}"
+
+
+def _claims_md(cl):
+    """The claims table narrowed for reading: one value column per machine."""
+    return pd.DataFrame({"study": cl["study"], "claim": cl["claim"], "differs": cl["differs"].map({True: "yes", False: ""}),
+                         "verdict here": cl["verdict_ours"], "verdict reference": cl["verdict_reference"],
+                         "here: value [90% interval], n": [_measured_text(r, "ours") for _, r in cl.iterrows()],
+                         "reference": [_measured_text(r, "reference") for _, r in cl.iterrows()]})
+
+
+def index_md(scale, ref_dir, cl, fig, mach):
+    differ = int(cl["differs"].sum())
+    return "\n".join([
+        f"# Scale {scale} beside the reference run ({ref_dir})", "",
+        f"## Claims: {differ} of {len(cl)} verdicts differ (listed first)", "", _md(_claims_md(cl)), "",
+        "## Figures: ours / reference, geometric mean over the points both measured", "",
+        f"Metrics: {', '.join(MAIN_METRICS)}; a ratio above 1 is a larger value here.", "", _md(fig), "",
+        "## Machines: fingerprints and fio calibrations", "", _md(mach), ""])
+
+
+def compare(scale, ref_dir, results="results", out_dir=None):
+    ours_dir = Path(results, scale)
+    out = Path(out_dir) if out_dir else ours_dir / "compare"
+    ref_cl, our_cl = claims(ref_dir), claims(ours_dir)
+    cl = compare_claims(our_cl, ref_cl)
+    fig = compare_figures(ours_dir, ref_dir, sorted(set(our_cl["study"]) & set(ref_cl["study"])))
+    mach = compare_machines(ours_dir, ref_dir)
+    for name, df in (("claims", cl), ("figures", fig), ("machines", mach)):
+        with atomic_path(out / f"{name}.csv") as tmp:
+            df.to_csv(tmp, index=False)
+    text = index_md(scale, ref_dir, cl, fig, mach)
+    write_text(out / "index.md", text)
+    return text
+
+
+@cli
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scale", required=True)
+    ap.add_argument("--reference", required=True, help="a results folder of the same layout")
+    ap.add_argument("--results", default="results")
+    ap.add_argument("--out-dir", help="default: <results>/<scale>/compare")
+    a = ap.parse_args(argv)
+    print(compare(a.scale, a.reference, a.results, a.out_dir))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,163 @@
+"""lsmrepro.compare (a run beside a reference run) and the estimate's
+fallback to the reference run's job times. The folders are hand-made
+test input in the layout of results/<scale>/."""
+import gzip
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from lsmrepro import compare, targets
+from lsmrepro.aggregate import COLUMNS
+from lsmrepro.errors import InputError
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _claims(folder, verdicts):
+    rows = [{"study": "doblix", "claim": c, "paper": "002", "section": "§IV", "figure": "fig9",
+             "statement": f"statement of {c}", "expected": "", "measured": m, "ci_low": m * 0.9,
+             "ci_high": m * 1.1, "n": 4, "unit": "ratio", "verdict": v}
+            for c, (v, m) in verdicts.items()]
+    path = folder / "claims" / "doblix.csv"
+    path.parent.mkdir(parents=True)
+    pd.DataFrame(rows).to_csv(path, index=False)
+
+
+def _tidy(folder, values, gz=False):
+    """values: (experiment, point, metric) -> [value per repetition]."""
+    rows = [{**{c: "" for c in COLUMNS}, "study": "doblix", "experiment": e, "point": p, "metric": m,
+             "op": "get", "value": v, "repetition": i}
+            for (e, p, m), vs in values.items() for i, v in enumerate(vs)]
+    path = folder / "tidy" / ("doblix.csv.gz" if gz else "doblix.csv")
+    path.parent.mkdir(parents=True)
+    text = pd.DataFrame(rows, columns=COLUMNS).to_csv(index=False)
+    path.write_bytes(gzip.compress(text.encode()) if gz else text.encode())
+
+
+def _hardware(folder, cpu, iops):
+    hw = folder / "hardware"
+    hw.mkdir(parents=True)
+    hw.joinpath("fingerprint.json").write_text(json.dumps({
+        "id": cpu[:4], "stable": {"cpu": {"model": cpu, "cores": 2, "threads": 2},
+                                  "memory": {"total_bytes": 24 * 2**30}, "kernel": {"release": "6.1.0"},
+                                  "storage": {"device": {"model": "NVMe X", "name": "nvme0n1"},
+                                              "filesystem": {"type": "ext4"}}},
+        "volatile": {"loadavg": [1.0, 1.0, 1.0]}}))
+    pd.DataFrame([{"measurement": "randread-4k-qd1", "iops": iops, "bandwidth_MiBps": iops / 256,
+                   "clat_mean_us": 1e6 / iops}]).to_csv(hw / "calibration.csv", index=False)
+
+
+@pytest.fixture
+def two_runs(tmp_path):
+    ours, ref = tmp_path / "results" / "smoke", tmp_path / "reference" / "local"
+    _claims(ours, {"a-same": ("reproduced", 1.9), "b-differs": ("inconclusive", 1.1)})
+    _claims(ref, {"a-same": ("reproduced", 2.0), "b-differs": ("reproduced", 1.8)})
+    # ours: throughput 2x and 8x the reference's (geometric mean 4), latency half;
+    # a metric that is not a main one is left out; a point only ours has counts as such
+    _tidy(ours, {("fig9", "p1", "run_throughput"): [100, 300], ("fig9", "p2", "run_throughput"): [800],
+                 ("fig9", "p1", "latency_mean"): [5], ("fig9", "p3", "latency_mean"): [7],
+                 ("fig9", "p1", "steps_l_block_ns"): [1]})
+    _tidy(ref, {("fig9", "p1", "run_throughput"): [100], ("fig9", "p2", "run_throughput"): [50, 150],
+                ("fig9", "p1", "latency_mean"): [10], ("fig9", "p1", "steps_l_block_ns"): [3]}, gz=True)
+    _hardware(ours, "Our CPU", 10000)
+    _hardware(ref, "Reference CPU", 40000)
+    regime = ref / "tables" / "doblix" / "regime.csv"
+    regime.parent.mkdir(parents=True)
+    regime.write_text("study,figure,reached,why\ndoblix,fig9,yes,cached 0.1 (paper 0.1)\n")
+    return tmp_path, ours, ref
+
+
+def test_compare_lists_a_differing_verdict_first_and_the_ratios(two_runs):
+    tmp, ours, ref = two_runs
+    r = subprocess.run([sys.executable, "-m", "lsmrepro.compare", "--scale", "smoke", "--reference", str(ref),
+                        "--results", str(tmp / "results")], cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    out = ours / "compare"
+    assert r.stdout.strip() == (out / "index.md").read_text().strip()
+    cl = pd.read_csv(out / "claims.csv")
+    assert cl["claim"].tolist() == ["b-differs", "a-same"] and cl["differs"].tolist() == [True, False]
+    assert cl.loc[0, ["verdict_ours", "verdict_reference", "measured_reference", "n_ours"]].tolist() == \
+        ["inconclusive", "reproduced", 1.8, 4]
+    fig = pd.read_csv(out / "figures.csv").set_index("metric")
+    assert set(fig.index) == {"run_throughput", "latency_mean"}
+    tp = fig.loc["run_throughput"]
+    assert tp["matched"] == 2 and math.isclose(tp["ratio_geomean"], 4.0)
+    assert (tp["ratio_min"], tp["ratio_max"]) == (2.0, 8.0)
+    lat = fig.loc["latency_mean"]
+    assert lat["matched"] == 1 and math.isclose(lat["ratio_geomean"], 0.5) and lat["only_ours"] == 1
+    # our run has no regime table: shown as such, beside the reference's
+    assert lat[["regime_reached_ours", "regime_reached_reference"]].tolist() == ["—", "yes"]
+    mach = pd.read_csv(out / "machines.csv").set_index("quantity")
+    assert mach.loc["CPU model"].tolist() == ["Our CPU", "Reference CPU"]
+    assert mach.loc["fio randread-4k-qd1 iops"].astype(float).tolist() == [10000, 40000]
+    assert "1 of 2 verdicts differ" in r.stdout
+
+
+def test_a_reference_without_claims_is_one_clear_error(two_runs):
+    tmp, ours, ref = two_runs
+    for p in (ref / "claims").iterdir():
+        p.unlink()
+    r = subprocess.run([sys.executable, "-m", "lsmrepro.compare", "--scale", "smoke", "--reference", str(ref),
+                        "--results", str(tmp / "results")], cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and f"{ref / 'claims'}" in r.stderr and "claims/<study>.csv" in r.stderr
+    (ref / "claims" / "doblix.csv").write_text("study,claim\ndoblix,a\n")
+    with pytest.raises(InputError, match=r"doblix.csv: verdict, measured, ci_low, ci_high, n: the columns"):
+        compare.compare("smoke", ref, tmp / "results")
+
+
+def test_a_missing_fingerprint_names_the_file(two_runs):
+    tmp, ours, ref = two_runs
+    (ref / "hardware" / "fingerprint.json").unlink()
+    with pytest.raises(InputError, match=r"reference/local/hardware/fingerprint.json: missing"):
+        compare.compare("smoke", ref, tmp / "results")
+
+
+def _bench(base, rel, seconds):
+    p = base / "benchmarks" / f"{rel}.tsv"
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(f"s\n{seconds}\n")
+
+
+def test_estimate_uses_the_reference_job_times_until_jobs_are_measured_here(tmp_path):
+    """Every baseline job measured by the reference run at local (20 s, no
+    raw logs shipped); then one run measured here at local (5 s) replaces
+    its reference time."""
+    from lsmrepro import config, studies
+    runs = studies.runs(config.load_scale("local"), "baseline", "point")
+    ref = tmp_path / "reference" / "local"
+    for load in runs["load"].unique():
+        _bench(ref, f"loads/{load}", 20.0)
+    for r in runs.itertuples():
+        _bench(ref, f"{r.study}/{r.figure}/{r.point}/r{r.rep}", 20.0)
+    _hardware(ref, "Reference CPU", 40000)
+    jobs = len(runs) + runs["load"].nunique()
+    figures, _ = targets.estimate(tmp_path, "local")
+    point = figures.set_index("target").loc["baseline/point"]
+    assert point["unmeasured jobs"] == 0 and point["seconds"] == 20.0 * jobs
+    note = targets.reference_note(tmp_path, targets.job_times(tmp_path)[1])
+    assert "reference run's job times, measured on Reference CPU" in note and "unscaled" in note
+    assert f"({jobs} job times, unscaled" in note
+
+    one = runs.iloc[0]
+    same_point = runs[runs["point"] == one.point]
+    for r in same_point.itertuples():
+        _bench(tmp_path / "local", f"{r.study}/{r.figure}/{r.point}/r{r.rep}", 5.0)
+    figures, _ = targets.estimate(tmp_path, "local")
+    # the startup every job pays is now the smallest job time (5 s) and does not change a same-scale time
+    assert figures.set_index("target").loc["baseline/point", "seconds"] == \
+        20.0 * (jobs - len(same_point)) + 5.0 * len(same_point)
+    assert targets.job_times(tmp_path)[1] == jobs - len(same_point)
+
+    r = subprocess.run([sys.executable, "-m", "lsmrepro.targets", "estimate", "--scale", "local",
+                        "--results", str(tmp_path)], cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0 and "measured on Reference CPU" in r.stdout, r.stdout + r.stderr
+
+
+def test_estimate_without_a_reference_says_nothing_of_it(tmp_path):
+    assert targets.reference_note(tmp_path, targets.job_times(tmp_path)[1]) is None
