@@ -195,7 +195,45 @@ def _reached(regime):
     return f"{int((said == 'yes').sum())} of {int(judged.sum())} figures" if judged.any() else "n.a."
 
 
-def summary_section(study_ids, results, scale):
+def _compare(results, scale):
+    """results/<scale>/compare/ (./reproduce --compare), or None."""
+    folder = Path(results, scale, "compare")
+    if not (folder / "claims.csv").is_file():
+        return None
+    read = lambda name: pd.read_csv(folder / name, keep_default_na=False, na_values=[""])  # noqa: E731
+    return {name: read(f"{name}.csv") for name in ("claims", "figures", "machines") if (folder / f"{name}.csv").is_file()}
+
+
+def compare_section(compared):
+    """This run beside the reference run: verdicts that differ first, then
+    each figure's ratio of main metrics, then the two machines."""
+    if compared is None:
+        return ""
+    cl = compared["claims"]
+    differs = cl["differs"].astype(str).str.lower() == "true" if "differs" in cl.columns else pd.Series(False, index=cl.index)
+    parts = ["<h2 id='compare'>Beside the reference run</h2>",
+             f"<p>{int(differs.sum())} of {len(cl)} verdicts differ from the reference run's; they come first.</p>"]
+    shown = cl.copy()
+    for side in ("ours", "reference"):
+        if f"verdict_{side}" in shown.columns:
+            shown[f"verdict_{side}"] = [badge(v) for v in shown[f"verdict_{side}"]]
+    parts.append(_table(shown, escape=False))
+    for name, title in (("figures", "Figures: ours / reference, per main metric"), ("machines", "The two machines")):
+        if name in compared:
+            parts.append(f"<h3>{title}</h3>" + _table(compared[name]))
+    return "\n".join(parts)
+
+
+def _differ_text(compared, study):
+    if compared is None:
+        return "—"
+    cl = compared["claims"]
+    mine = cl[cl["study"] == study] if "study" in cl.columns else cl.iloc[0:0]
+    n = int((mine["differs"].astype(str).str.lower() == "true").sum()) if "differs" in mine.columns else 0
+    return f"<a href='#compare'>{n} of {len(mine)} verdicts differ</a>"
+
+
+def summary_section(study_ids, results, scale, compared=None):
     """One row per study, each cell linking to its section."""
     rows = []
     for study in study_ids:
@@ -212,8 +250,11 @@ def summary_section(study_ids, results, scale):
                      "claims": f"<a href='#{_anchor(study, 'claims')}'>{_counts_html(claims) or 'none'}</a>",
                      "figures drawn": drawn,
                      "paper's regime reached": (f"<a href='#{_anchor(study, 'regime')}'>{_reached(regime)}</a>"
-                                                if regime is not None else "—")})
+                                                if regime is not None else "—"),
+                     "beside the reference run": _differ_text(compared, study)})
     frame = pd.DataFrame(rows)
+    if compared is None:
+        frame = frame.drop(columns=["beside the reference run"])
     return ("<section id='summary'><h2>Summary</h2><p class='note'>Per study: the paper, how many of its claims this run"
             " reproduced, the figures drawn, and in how many figures the paper's regime (cached fraction,"
             " device reads, settled tree) was reached. A verdict is decided by the rule in paper/README.md"
@@ -395,7 +436,9 @@ def main(argv=None):
     body = [f"<h1>Learned-index LSM reproduction — scale <code>{html.escape(args.scale)}</code></h1>",
             f"<p class='note'>Generated {now} from commit <code>{_git_commit()}</code>."
             " Every number below is computed from the raw run logs listed at the end.</p>"]
-    body.append(summary_section(args.studies, args.results, args.scale))
+    compared = _compare(args.results, args.scale)
+    body.append(summary_section(args.studies, args.results, args.scale, compared))
+    body.append(compare_section(compared))
     body += [study_section(s, args.results, args.scale, args.out) for s in args.studies]
     body += [builds_section(args.build_ids), machine_section(args.hardware, args.out),
              runs_section(args.logs, args.out)]
