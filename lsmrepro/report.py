@@ -1,4 +1,5 @@
-"""Assembles one self-contained HTML page per scale: every figure (PNG
+"""Assembles one self-contained HTML page per scale: a summary per study
+(its paper, verdict counts, figures drawn, regime reached), every figure (PNG
 embedded, PDF linked), its table, each study's claim verdicts, the build ids,
 the machine fingerprint and the manifest of every run with a link to its raw
 log. It opens offline: no script, no stylesheet, no font from the network.
@@ -16,20 +17,30 @@ import subprocess
 from pathlib import Path
 
 import pandas as pd
+from PIL import Image
 
 from lsmrepro import aggregate, bench, runlog, studies
 from base.atomic import write_text
 from base.errors import InputError, cli
 
 STYLE = """
-body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
+body{font-family:sans-serif;max-width:1280px;margin:1.5em auto;padding:0 1em;color:#222;line-height:1.4}
 table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:90%}
-th,td{border:1px solid #ccc;padding:3px 8px;text-align:left}
-th{background:#f3f3f3} img{max-width:100%} code{background:#f6f6f6}
-.reproduced{background:#d9f2d9}.not-reproduced{background:#f8d0d0}.inconclusive{background:#fff2c2}
-.note{color:#555;font-size:90%} .no-data{background:#e6e6e6}
-.fig{display:flex;gap:1em;align-items:flex-start} .fig img{max-width:65%} .claims{font-size:85%}
+th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}
+th{background:#f3f3f3} code{background:#f6f6f6}
+.scroll{overflow-x:auto;max-width:100%} .scroll table{margin:0}
+figure{margin:.5em 0 1em} figure img{display:block;max-width:100%;height:auto}
+.note{color:#555;font-size:90%} .num{text-align:right;font-variant-numeric:tabular-nums}
+.v{font-weight:bold;padding:1px 6px;border-radius:3px;white-space:nowrap}
+.reproduced{background:#cde3f5}.not-reproduced{background:#f9d1b0}.inconclusive{background:#f1eec0}
+.no-data{background:#e6e6e6}
+.claims td:nth-child(2){min-width:18em} details>summary{cursor:pointer}
+.regime-yes{background:#cde3f5}.regime-no{background:#f9d1b0}
 """
+# Okabe-Ito-derived backgrounds (blue, orange, yellow, grey) stay apart for the
+# common colour-vision deficiencies; every verdict also says its name and a mark.
+MARKS = {"reproduced": "✓", "not reproduced": "✗", "inconclusive": "?", "no data": "–"}
+SHORT = 110  # characters of a statement shown in a claims table; the rest in its details
 
 
 def _json(path):
@@ -40,15 +51,31 @@ def _json(path):
         raise InputError(path, "", f"a JSON file expected ({e})") from None
 
 
-def _table(df, verdict_column=None):
-    """DataFrame.to_html; each row of a verdict table classed by its verdict."""
-    page = df.to_html(index=False, na_rep="—", float_format=lambda v: f"{v:.4g}", border=0)
+def _scroll(page):
+    """Wide tables scroll inside the page instead of widening it."""
+    return f"<div class='scroll'>{page}</div>"
+
+
+def _table(df, verdict_column=None, escape=True):
+    """DataFrame.to_html in a scrolling container, numbers to four significant
+    digits; each row of a verdict table classed by its verdict."""
+    page = df.to_html(index=False, na_rep="—", float_format=lambda v: f"{v:.4g}", border=0, escape=escape)
     if verdict_column is None or df.empty:
-        return page
+        return _scroll(page)
     head, body = page.split("<tbody>", 1)
     rows = body.split("<tr>")
-    classes = [str(v).replace(" ", "-") for v in df[verdict_column]]
-    return head + "<tbody>" + rows[0] + "".join(f'<tr class="{c}">{r}' for c, r in zip(classes, rows[1:]))
+    classes = [_slug(v) for v in df[verdict_column]]
+    return _scroll(head + "<tbody>" + rows[0] + "".join(f'<tr class="{c}">{r}' for c, r in zip(classes, rows[1:])))
+
+
+def _slug(verdict):
+    return str(verdict).replace(" ", "-")
+
+
+def badge(verdict):
+    """A verdict as text, a mark and a colour."""
+    v = str(verdict)
+    return f"<span class='v {_slug(v)}'>{MARKS.get(v, '')} {html.escape(v)}</span>"
 
 
 def _fmt(v):
@@ -69,41 +96,239 @@ def _git_commit():
         return "unknown"
 
 
-def study_section(study, results, scale, out):
-    """One study: each figure with its caption, its table and the verdicts of
-    the claims about it beside it."""
-    title = studies.registry()[study]["title"]
-    parts = [f"<h2 id='{html.escape(study)}'>Study <code>{html.escape(study)}</code>: {html.escape(title)}</h2>"]
-    claims = pd.read_csv(Path(results, scale, "claims", f"{study}.csv"), keep_default_na=False, na_values=[""])
-    for fig in studies.figures(study):
-        png = Path(results, scale, "figures", study, f"{fig}.png")
-        pdf = png.with_suffix(".pdf")
-        table = Path(results, scale, "tables", study, f"{fig}.csv")
-        caption = studies.caption(study, fig)
-        frame = pd.read_csv(table)
-        failed = "error" in frame.columns and list(frame.columns) == ["study", "figure", "error"]
-        parts.append(f"<h3>{html.escape(study)}/{html.escape(fig)}</h3>")
+def _image(png, alt):
+    """A PNG embedded at its natural size (its pixels at the DPI it was saved
+    with, as 96 CSS px an inch), shrunk only when wider than the page."""
+    with Image.open(png) as im:
+        dpi = float((im.info.get("dpi") or (96, 96))[0]) or 96.0
+        width = round(im.size[0] * 96 / dpi)
+    data = base64.b64encode(png.read_bytes()).decode()
+    return f"<figure><img alt='{html.escape(alt)}' style='width:{width}px' src='data:image/png;base64,{data}'></figure>"
+
+
+def _anchor(*parts):
+    return "-".join(str(p) for p in parts)
+
+
+def _claims(results, scale, study):
+    return pd.read_csv(Path(results, scale, "claims", f"{study}.csv"), keep_default_na=False, na_values=[""])
+
+
+def _regime(results, scale, study):
+    """tables/<study>/regime.csv, or None where the study has none."""
+    path = Path(results, scale, "tables", study, "regime.csv")
+    return pd.read_csv(path, keep_default_na=False, na_values=[""]) if path.is_file() else None
+
+
+def _text(r, column):
+    value = getattr(r, column, "")
+    return "" if value is None or (isinstance(value, float) and value != value) else str(value)
+
+
+def _ours(r):
+    """Our value with its interval and n: members' claims say how many reproduced."""
+    if str(_text(r, "detail")).startswith("share of members reproduced") and r.n:
+        return f"{round(r.measured * r.n)} of {int(r.n)} members reproduced"
+    if r.n == 0:
+        return "no rows"
+    return f"{_fmt(r.measured)} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}] {html.escape(_text(r, 'unit'))}, n = {int(r.n)}"
+
+
+def _short(statement):
+    s = " ".join(str(statement).split())
+    return s if len(s) <= SHORT else s[:SHORT].rsplit(" ", 1)[0] + " …"
+
+
+def _claim_details(r):
+    """What a reader opens: the whole statement, the paper's source, the rule,
+    each member, the raw detail."""
+    items = [("statement", _text(r, "statement")), ("where in the paper", _text(r, "section")),
+             ("the paper's source", _text(r, "paper_source")), ("rule", _text(r, "rule") or _text(r, "expected")),
+             ("members", _members_text(_text(r, "members"))), ("detail", _text(r, "detail"))]
+    body = "".join(f"<li><b>{k}</b>: {html.escape(v)}</li>" for k, v in items if v)
+    return f"<details><summary>{html.escape(_short(_text(r, 'statement')))}</summary><ul>{body}</ul></details>"
+
+
+def _members_text(raw):
+    if not raw:
+        return ""
+    try:
+        members = json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
+    if isinstance(members, dict):
+        members = [{"member": k, **(v if isinstance(v, dict) else {"value": v})} for k, v in members.items()]
+    return "; ".join(", ".join(f"{k} {_fmt(v)}" for k, v in m.items()) for m in members if isinstance(m, dict))
+
+
+def claims_table(claims):
+    """One row per claim: statement (whole in its details), the paper's number,
+    ours with interval and n, the verdict and the context metrics measured
+    beside it."""
+    rows = []
+    for r in claims.itertuples():
+        rows.append({"claim": f"<code>{html.escape(r.claim)}</code>", "statement": _claim_details(r),
+                     "paper": html.escape(_text(r, "paper_value") or _text(r, "expected")),
+                     "ours": _ours(r), "verdict": badge(r.verdict),
+                     "context": html.escape(_text(r, "context")).replace("; ", "<br>")})
+    frame = pd.DataFrame(rows, columns=["claim", "statement", "paper", "ours", "verdict", "context"])
+    if not frame["context"].astype(bool).any():
+        frame = frame.drop(columns=["context"])
+    return "<div class='claims'>" + _table(frame, escape=False) + "</div>"
+
+
+def counts(claims):
+    return {v: int((claims["verdict"] == v).sum()) for v in MARKS}
+
+
+def _counts_html(claims):
+    return " ".join(f"<span class='v {_slug(v)}'>{MARKS[v]} {n} {html.escape(v)}</span>"
+                    for v, n in counts(claims).items() if n)
+
+
+def _reached(regime):
+    """'k of m figures' where the regime column says yes/no."""
+    if regime is None or "reached" not in regime.columns or regime.empty:
+        return "—"
+    said = regime["reached"].astype(str).str.lower()
+    judged = said.isin(["yes", "no"])
+    return f"{int((said == 'yes').sum())} of {int(judged.sum())} figures" if judged.any() else "n.a."
+
+
+def _compare(results, scale):
+    """results/<scale>/compare/ (./reproduce --compare), or None."""
+    folder = Path(results, scale, "compare")
+    if not (folder / "claims.csv").is_file():
+        return None
+    read = lambda name: pd.read_csv(folder / name, keep_default_na=False, na_values=[""])  # noqa: E731
+    return {name: read(f"{name}.csv") for name in ("claims", "figures", "machines") if (folder / f"{name}.csv").is_file()}
+
+
+def compare_section(compared):
+    """This run beside the reference run: verdicts that differ first, then
+    each figure's ratio of main metrics, then the two machines."""
+    if compared is None:
+        return ""
+    cl = compared["claims"]
+    differs = cl["differs"].astype(str).str.lower() == "true" if "differs" in cl.columns else pd.Series(False, index=cl.index)
+    parts = ["<h2 id='compare'>Beside the reference run</h2>",
+             f"<p>{int(differs.sum())} of {len(cl)} verdicts differ from the reference run's; they come first.</p>"]
+    shown = cl.copy()
+    for side in ("ours", "reference"):
+        if f"verdict_{side}" in shown.columns:
+            shown[f"verdict_{side}"] = [badge(v) for v in shown[f"verdict_{side}"]]
+    parts.append(_table(shown, escape=False))
+    for name, title in (("figures", "Figures: ours / reference, per main metric"), ("machines", "The two machines")):
+        if name in compared:
+            parts.append(f"<h3>{title}</h3>" + _table(compared[name]))
+    return "\n".join(parts)
+
+
+def _differ_text(compared, study):
+    if compared is None:
+        return "—"
+    cl = compared["claims"]
+    mine = cl[cl["study"] == study] if "study" in cl.columns else cl.iloc[0:0]
+    n = int((mine["differs"].astype(str).str.lower() == "true").sum()) if "differs" in mine.columns else 0
+    return f"<a href='#compare'>{n} of {len(mine)} verdicts differ</a>"
+
+
+def summary_section(study_ids, results, scale, compared=None):
+    """One row per study, each cell linking to its section."""
+    rows = []
+    for study in study_ids:
+        entry = studies.registry()[study]
+        claims = _claims(results, scale, study)
+        figs = list(studies.figures(study))
+        failed = [f for f in figs if _figure_failed(Path(results, scale, "tables", study, f"{f}.csv"))]
+        drawn = f"<a href='#{_anchor(study, 'figures')}'>{len(figs) - len(failed)} of {len(figs)}</a>"
         if failed:
-            parts.append(f"<p class='not-reproduced'><b>This figure failed:</b> {html.escape(str(frame['error'][0]))}</p>")
-        parts.append(f"<p>{html.escape(caption)} <a href='{_rel(pdf, out)}'>PDF</a> · "
-                     f"<a href='{_rel(table, out)}'>table CSV</a></p>"
-                     f"<div class='fig'><img alt='{html.escape(study)}/{html.escape(fig)}' "
-                     f"src='data:image/png;base64,{base64.b64encode(png.read_bytes()).decode()}'>")
-        mine = claims[claims["figure"].astype(str).str.split(" ").str[0] == fig]
-        if len(mine):
-            side = pd.DataFrame({"claim": mine["claim"], "expected": mine["expected"],
-                                 "measured (95% CI)": [f"{_fmt(r.measured)} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]"
-                                                       for r in mine.itertuples()],
-                                 "n": mine["n"], "verdict": mine["verdict"]})
-            parts.append("<div class='claims'><b>Claims</b>" + _table(side, verdict_column="verdict") + "</div>")
-        parts.append("</div>")
-        parts.append(_table(frame))
-    parts.append("<h3>All claims</h3><p class='note'>Verdict: reproduced when the whole 95% interval lies"
-                 " inside the expected range, not reproduced when wholly outside, inconclusive otherwise,"
-                 " no data when the claim selected no rows. <i>runs</i> lists the runs each verdict used.</p>")
-    shown = claims.drop(columns=["evidence", "runs"]).assign(
-        runs=[len(str(r).split(";")) if isinstance(r, str) and r else 0 for r in claims["runs"]])
-    parts.append(_table(shown, verdict_column="verdict"))
+            drawn += " (failed: " + ", ".join(f"<a href='#{_anchor(study, f)}'>{html.escape(f)}</a>" for f in failed) + ")"
+        regime = _regime(results, scale, study)
+        rows.append({"study": f"<a href='#{html.escape(study)}'><code>{html.escape(study)}</code></a>",
+                     "paper": html.escape(entry["paper"]),
+                     "claims": f"<a href='#{_anchor(study, 'claims')}'>{_counts_html(claims) or 'none'}</a>",
+                     "figures drawn": drawn,
+                     "paper's regime reached": (f"<a href='#{_anchor(study, 'regime')}'>{_reached(regime)}</a>"
+                                                if regime is not None else "—"),
+                     "beside the reference run": _differ_text(compared, study)})
+    frame = pd.DataFrame(rows)
+    if compared is None:
+        frame = frame.drop(columns=["beside the reference run"])
+    return ("<section id='summary'><h2>Summary</h2><p class='note'>Per study: the paper, how many of its claims this run"
+            " reproduced, the figures drawn, and in how many figures the paper's regime (cached fraction,"
+            " device reads, settled tree) was reached. A verdict is decided by the rule in paper/README.md"
+            " (\"Claims\"): reproduced, not reproduced, inconclusive or no data.</p>"
+            + _table(frame, escape=False) + "</section>")
+
+
+def _figure_failed(table):
+    try:
+        frame = pd.read_csv(table, nrows=1)
+    except (OSError, pd.errors.EmptyDataError):
+        return True
+    return list(frame.columns) == ["study", "figure", "error"]
+
+
+def _regime_line(regime, fig):
+    """The figure's regime row as one sentence, or nothing."""
+    if regime is None or "figure" not in regime.columns:
+        return ""
+    mine = regime[regime["figure"].astype(str) == fig]
+    if mine.empty:
+        return ""
+    r = mine.iloc[0]
+    reached = str(r.get("reached", "")).lower()
+    cls = f" regime-{reached}" if reached in ("yes", "no") else ""
+    why = html.escape(str(r.get("why", "")))
+    return f"<p class='note{cls}'><b>Paper's regime reached: {html.escape(reached or '—')}</b>. {why}</p>"
+
+
+def figure_section(study, fig, claims, regime, results, scale, out):
+    """A figure (full width; a table-only target shows its table only), its
+    caption, the regime it ran in, its claims below it, then its data."""
+    png = Path(results, scale, "figures", study, f"{fig}.png")
+    pdf = png.with_suffix(".pdf")
+    table = Path(results, scale, "tables", study, f"{fig}.csv")
+    spec = studies.figures(study)[fig]
+    frame = pd.read_csv(table)
+    parts = [f"<h3 id='{_anchor(study, fig)}'>{html.escape(study)}/{html.escape(fig)}"
+             f" <span class='note'>({html.escape(str(spec.get('paper_figure', '—')))})</span></h3>"]
+    if _figure_failed(table):
+        parts.append(f"<p class='not-reproduced'><b>This figure failed:</b> {html.escape(str(frame['error'][0]))}</p>")
+    is_table = spec.get("output") == "table"
+    links = [] if is_table else [f"<a href='{_rel(pdf, out)}'>PDF</a>"]
+    links.append(f"<a href='{_rel(table, out)}'>table CSV</a>")
+    parts.append(f"<p>{html.escape(studies.caption(study, fig))} " + " · ".join(links) + "</p>")
+    parts.append(_regime_line(regime, fig))
+    if not is_table and png.is_file():
+        parts.append(_image(png, f"{study}/{fig}"))
+    mine = claims[claims["figure"].astype(str).str.split(" ").str[0] == fig]
+    if len(mine):
+        parts.append(f"<p><b>Claims</b> {_counts_html(mine)}</p>" + claims_table(mine))
+    parts.append(("" if is_table else "<details><summary>the figure's data</summary>")
+                 + _table(frame) + ("" if is_table else "</details>"))
+    return "\n".join(parts)
+
+
+def study_section(study, results, scale, out):
+    """One study: its paper, its regime table, each figure with its claims,
+    every claim of the study, and the runs behind each verdict."""
+    entry = studies.registry()[study]
+    claims = _claims(results, scale, study)
+    regime = _regime(results, scale, study)
+    parts = [f"<h2 id='{html.escape(study)}'>Study <code>{html.escape(study)}</code>: {html.escape(entry['title'])}</h2>",
+             f"<p>Paper: {html.escape(entry['paper'])}</p>"]
+    if regime is not None:
+        parts.append(f"<h3 id='{_anchor(study, 'regime')}'>The papers' regime beside ours</h3>"
+                     "<p class='note'>Per figure with runs: what the paper ran in (database against memory, device,"
+                     " threads, settled tree) beside what this run measured.</p>" + _table(regime))
+    parts.append(f"<div id='{_anchor(study, 'figures')}'></div>")
+    parts += [figure_section(study, fig, claims, regime, results, scale, out) for fig in studies.figures(study)]
+    parts.append(f"<h3 id='{_anchor(study, 'claims')}'>All claims of {html.escape(study)}</h3>"
+                 f"<p>{_counts_html(claims) or 'none'}</p><p class='note'>Open a statement for the paper's"
+                 " source, the rule, each member and the runs' detail. <i>runs</i> below lists the runs each"
+                 " verdict used.</p>" + claims_table(claims))
     parts.append(_runs_behind(study, claims, results, scale, out))
     return "\n".join(parts)
 
@@ -143,12 +368,11 @@ def machine_section(hardware, out):
                 if not isinstance(vv, (dict, list)):
                     flat[f"{k}.{kk}"] = vv
     df = pd.DataFrame({"field": list(flat), "value": [str(v) for v in flat.values()]})
-    png = base64.b64encode((hardware / "calibration.png").read_bytes()).decode()
     return (f"<h2>Machine</h2><p>fingerprint id <code>{html.escape(str(fp.get('id')))}</code>"
             f" (<a href='{_rel(hardware / 'fingerprint.json', out)}'>JSON</a>)</p>"
             + _table(pd.read_csv(hardware / "system.csv"))
             + "<h3>Device calibration (fio)</h3>"
-            f"<img alt='calibration' src='data:image/png;base64,{png}'>"
+            + _image(hardware / "calibration.png", "calibration")
             + _table(pd.read_csv(hardware / "calibration.csv"))
             + "<details><summary>every fingerprint field</summary>" + _table(df) + "</details>")
 
@@ -212,7 +436,9 @@ def main(argv=None):
     body = [f"<h1>Learned-index LSM reproduction — scale <code>{html.escape(args.scale)}</code></h1>",
             f"<p class='note'>Generated {now} from commit <code>{_git_commit()}</code>."
             " Every number below is computed from the raw run logs listed at the end.</p>"]
-    body.append("<p>Studies: " + " · ".join(f"<a href='#{html.escape(s)}'>{html.escape(s)}</a>" for s in args.studies) + "</p>")
+    compared = _compare(args.results, args.scale)
+    body.append(summary_section(args.studies, args.results, args.scale, compared))
+    body.append(compare_section(compared))
     body += [study_section(s, args.results, args.scale, args.out) for s in args.studies]
     body += [builds_section(args.build_ids), machine_section(args.hardware, args.out),
              runs_section(args.logs, args.out)]

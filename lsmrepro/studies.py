@@ -58,13 +58,13 @@ TOKEN = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 
 @lru_cache(maxsize=None)
 def registry():
-    """study id -> {title, paper}: every study id, written once."""
+    """study id -> {title, paper (its citation), seed}: every study id, written once."""
     data = load_yaml(REGISTRY)
     if not isinstance(data, dict) or not data:
-        raise InputError(REGISTRY, "", "a mapping of study id -> {title, paper} expected")
+        raise InputError(REGISTRY, "", "a mapping of study id -> {title, paper, seed} expected")
     for study, entry in data.items():
-        if not isinstance(entry, dict) or set(entry) != {"title", "paper"}:
-            raise InputError(REGISTRY, study, "{title: ..., paper: ...} expected")
+        if not isinstance(entry, dict) or set(entry) != {"title", "paper", "seed"}:
+            raise InputError(REGISTRY, study, "{title: ..., paper: <citation>, seed: <id of ../shared/seeds>} expected")
     return data
 
 

@@ -11,8 +11,39 @@ import seaborn as sns  # noqa: E402
 from base.atomic import atomic_path, write_text  # noqa: E402
 
 
+# The report shows a figure at its natural size (inches x 96 CSS px) up to its
+# content width, 1248 px: figures no wider than this keep their labels at the
+# sizes set here (9-11 pt: 12-15 px) on a 1366x768 screen. Wider grids wrap.
+CONTENT_WIDTH_IN = 13.0
+MIN_PANEL_WIDTH_IN = 4.0
+DPI = 150
+
+
 def style():
-    sns.set_theme(context="paper", style="whitegrid", font_scale=1.1)
+    """One look for every figure: seaborn's paper context, and a palette that
+    stays distinct under the common colour-vision deficiencies."""
+    sns.set_theme(context="paper", style="whitegrid", font_scale=1.1, palette="colorblind")
+
+
+def panels(nrows, ncols, width, height, **kwargs):
+    """plt.subplots(nrows, ncols, squeeze=False) for a grid of panels each
+    `width` x `height` inches, fitted to the report's width: a grid wider than
+    CONTENT_WIDTH_IN first narrows its panels (down to MIN_PANEL_WIDTH_IN),
+    then wraps each row of panels onto several rows. Returns (figure, axes)
+    with axes[row][col] in the grid the caller asked for; unused cells of a
+    wrapped row are hidden."""
+    if ncols * width <= CONTENT_WIDTH_IN:
+        return plt.subplots(nrows, ncols, figsize=(ncols * width, nrows * height), squeeze=False, **kwargs)
+    per_row = max(1, min(ncols, int(CONTENT_WIDTH_IN // MIN_PANEL_WIDTH_IN)))
+    width = CONTENT_WIDTH_IN / per_row
+    wraps = -(-ncols // per_row)
+    fig, grid = plt.subplots(nrows * wraps, per_row, figsize=(per_row * width, nrows * wraps * height),
+                             squeeze=False, **kwargs)
+    axes = [[grid[r * wraps + c // per_row][c % per_row] for c in range(ncols)] for r in range(nrows)]
+    for r in range(nrows):
+        for c in range(ncols, wraps * per_row):
+            grid[r * wraps + c // per_row][c % per_row].set_visible(False)
+    return fig, axes
 
 
 def metric(rows, name, **where):
@@ -42,7 +73,7 @@ def mark_failures(fig, rows, by=("engine", "dataset")):
 def save_figure(fig, pdf, png):
     for path in (pdf, png):
         with atomic_path(path) as tmp:
-            fig.savefig(tmp, format=str(path).rsplit(".", 1)[1], bbox_inches="tight", dpi=150)
+            fig.savefig(tmp, format=str(path).rsplit(".", 1)[1], bbox_inches="tight", dpi=DPI)
     plt.close(fig)
 
 

@@ -205,30 +205,65 @@ def test_runs_copy_their_load_and_say_how(results):
         assert meta["load_log"].endswith(".jsonl") and f"seed={1000 + int(meta['repetition'])}" in meta["load"]
 
 
-def test_report_opens_in_a_browser_with_every_figure(results, tmp_path):
-    """Headless Chromium loads the page offline: every <img> decodes, and the
-    screenshot is not blank."""
+# What the browser probe reports: decoded images, the page's width against a
+# 1366 px viewport, and the summary's rows. The report has no script; the
+# probe's copy gets one that writes these into the title.
+PROBE = ("<script>window.onload=()=>{const i=[...document.images];"
+         "const rows=document.querySelectorAll('#summary tbody tr').length;"
+         "document.title=`images ${i.filter(x=>x.complete&&x.naturalWidth>0).length}/${i.length}"
+         " width ${document.documentElement.scrollWidth}/${window.innerWidth} summary ${rows}`};</script></body>")
+VIEWPORT = (1366, 768)
+
+
+def _chromium():
     chromium = shutil.which("chromium")
     if chromium is None:
         pytest.fail("chromium is missing: scripts/setup.sh installs it")
+    return [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-network", "--hide-scrollbars",
+            f"--window-size={VIEWPORT[0]},{VIEWPORT[1]}"]
+
+
+def test_report_opens_in_a_browser_legibly(results, tmp_path):
+    """Headless Chromium at 1366x768 loads the page offline: every <img>
+    decodes, nothing is wider than the screen, the summary has a row per
+    study, every link and anchor resolves; screenshots of the top and of a
+    multi-panel figure are kept beside the report for a person to look at."""
     page = results / "smoke" / "report" / "index.html"
+    text = page.read_text()
     probe = tmp_path / "probe.html"
-    # The report has no script; the copy gets one that counts decoded images.
-    probe.write_text(page.read_text().replace("</body>", "<script>window.onload=()=>{const i=[...document.images];"
-                     "document.title=`images ${i.filter(x=>x.complete&&x.naturalWidth>0).length}/${i.length}`};"
-                     "</script></body>"))
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-network", "--window-size=1400,2400"]
-    dom = subprocess.run([chromium, *flags, "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
+    probe.write_text(text.replace("</body>", PROBE))
+    dom = subprocess.run([*_chromium(), "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
                          capture_output=True, text=True, timeout=120)
-    title = re.search(r"<title>images (\d+)/(\d+)</title>", dom.stdout)
+    title = re.search(r"<title>images (\d+)/(\d+) width (\d+)/(\d+) summary (\d+)</title>", dom.stdout)
     assert title, dom.stderr[-2000:]
-    loaded, total = map(int, title.groups())
+    loaded, total, width, viewport, summary = map(int, title.groups())
     assert total >= 2 and loaded == total  # every figure and the calibration plot
-    shot = tmp_path / "shot.png"
-    subprocess.run([chromium, *flags, f"--screenshot={shot}", page.as_uri()], capture_output=True, timeout=120)
+    assert width <= viewport, f"the page is {width} px wide in a {viewport} px window"
+    assert summary == len(lsm_studies.studies_with_specs())
+    ids = set(re.findall(r"id='([^']+)'", text))
+    for href in re.findall(r"href='([^']+)'", text):
+        if href.startswith("#"):
+            assert href[1:] in ids, f"anchor {href} has no target"
+        else:
+            assert (page.parent / href).resolve().exists(), f"broken link {href}"
+    shots = page.parent / "screenshots"
+    shots.mkdir(exist_ok=True)
     from PIL import Image
-    colours = Image.open(shot).convert("RGB").getcolors(maxcolors=1 << 20)
-    assert colours is None or len(colours) > 50  # text and plots, not an empty page
+    for name, url in (("top", page.as_uri()), ("figure", page.as_uri() + "#lsm-eval-fig7")):
+        shot = shots / f"{name}.png"
+        subprocess.run([*_chromium(), f"--screenshot={shot}", url], capture_output=True, timeout=120)
+        colours = Image.open(shot).convert("RGB").getcolors(maxcolors=1 << 20)
+        assert colours is None or len(colours) > 50, name  # text and plots, not an empty page
+
+
+def test_figures_fit_the_report(results):
+    """Every figure is at most the report's content width at its natural size
+    (plus the margins bbox_inches='tight' adds), so its labels keep their sizes."""
+    from PIL import Image
+    from paper import plotting
+    for png in (results / "smoke" / "figures").glob("*/*.png"):
+        inches = Image.open(png).size[0] / plotting.DPI
+        assert inches <= plotting.CONTENT_WIDTH_IN + 1.5, f"{png.name}: {inches:.1f} in wide"
 
 
 def test_second_run_has_nothing_to_do(results):

@@ -1,6 +1,5 @@
 """bourbon/fig11 (paper Figure 11): mean lookup latency of WiscKey and
 Bourbon under six request distributions, per dataset, speedup on top."""
-import matplotlib.pyplot as plt
 
 from paper import plotting
 from paper.bourbon import common
@@ -11,7 +10,7 @@ def figure(rows, spec):
     lat = common.latency_us(rows)
     datasets = common.present(list(spec["datasets"]), lat["dataset"]) or list(spec["datasets"])
     order = list(spec["workloads"])
-    fig, axes = plt.subplots(1, len(datasets), figsize=(7 * len(datasets), 4.2), squeeze=False)
+    fig, axes = plotting.panels(1, len(datasets), 7, 4.2)
     for ax, ds in zip(axes[0], datasets):
         d = lat[lat["dataset"] == ds].assign(dataset=lambda f: f["workload"])
         common.bars(ax, d, "dataset", common.present(order, d["dataset"]), ["WiscKey", "Bourbon"],

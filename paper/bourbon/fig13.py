@@ -2,7 +2,6 @@
 (a) foreground time, (b) learning time, (c) total work (foreground +
 learning + compaction during the run), (d) share of internal lookups on
 WiscKey's path, for WiscKey and Bourbon-offline, -always and -cba."""
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from paper import plotting
@@ -37,7 +36,7 @@ def figure(rows, spec):
     w = work(rows)
     panels = [("foreground", "(a) foreground time (s)"), ("learning", "(b) learning time (s)"),
               ("total", "(c) total work (s)"), ("baseline share", "(d) internal lookups on WiscKey's path")]
-    fig, axes = plt.subplots(1, 4, figsize=(20, 4.2))
+    fig, (axes,) = plotting.panels(1, 4, 5, 4.2)
     order = sorted(w["writes %"].unique()) if len(w) else []
     systems = common.present(SYSTEMS, w["system"]) if len(w) else []
     for ax, (col, title) in zip(axes, panels):

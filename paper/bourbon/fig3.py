@@ -2,7 +2,6 @@
 (a) mean lifetime per level and write percentage; (b) lifetime CDF of the
 shallowest and deepest populated level below L0 at 5% writes; (c) the same
 per write percentage."""
-import matplotlib.pyplot as plt
 import numpy as np
 
 from paper import plotting
@@ -22,7 +21,7 @@ def cdf(ax, values, label, **kw):
 def figure(rows, spec):
     plotting.style()
     t = lt.lifetimes(lt.tables(rows))
-    fig, axes = plt.subplots(1, 3, figsize=(18, 4.2))
+    fig, (axes,) = plotting.panels(1, 3, 6, 4.2)
     table = None
     if len(t):
         t["writes %"] = t["workload"].map(percent)

@@ -2,7 +2,6 @@
 (the engine's count per table, averaged over the level's tables): (a)
 random load, uniform keys: (i) all, (ii) negative, (iii) positive, (iv)
 positive with zipfian keys; (b) sequential load, uniform keys."""
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from paper import plotting
@@ -27,7 +26,7 @@ def per_file(rows):
 def figure(rows, spec):
     plotting.style()
     pf = per_file(rows)
-    fig, axes = plt.subplots(1, len(PANELS), figsize=(4 * len(PANELS), 3.8))
+    fig, (axes,) = plotting.panels(1, len(PANELS), 4, 3.8)
     out = []
     for ax, (order, workload, signs, title) in zip(axes, PANELS):
         d = pf[(pf["order"].astype(str) == order) & (pf["workload"] == workload)]

@@ -2,7 +2,6 @@
 table creations and deletions at L1 and below, per second of the run,
 divided by the level's tables, at 5% writes; (b) time between bursts of
 changes at the deepest level against the write percentage."""
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -16,7 +15,7 @@ BURST_GAP_S = 1.0  # changes less than this apart are one burst
 def figure(rows, spec):
     plotting.style()
     t = lt.tables(rows)
-    fig, axes = plt.subplots(1, 2, figsize=(14, 4.2))
+    fig, (axes,) = plotting.panels(1, 2, 7, 4.2)
     out = []
     if len(t):
         t["writes %"] = t["workload"].map(percent)

@@ -1,7 +1,6 @@
 """bourbon/fig7 (paper Figure 7): the CDF of linear, seg-10%, normal and
 OSM (position against key, both normalised), each with an inset magnified
 around its 15th percentile, as the paper draws it."""
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -26,7 +25,7 @@ def figure(rows, spec):
     plotting.style()
     files = spec["dataset_files"]
     labels = keyfiles.labels(spec)
-    fig, axes = plt.subplots(1, len(files), figsize=(4.6 * len(files), 3.8), squeeze=False)
+    fig, axes = plotting.panels(1, len(files), 4.6, 3.8)
     table = []
     for ax, (name, path) in zip(axes[0], files.items()):
         label = common.dataset_name(labels[name])

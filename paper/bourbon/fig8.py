@@ -2,7 +2,6 @@
 (learning=never) and Bourbon's (learning=offline) per dataset, stacked to
 the mean get latency; Search and LoadData are the steps Bourbon optimises,
 with the factor by which each is faster."""
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from paper import plotting
@@ -26,7 +25,7 @@ def figure(rows, spec):
     b = breakdown(rows)
     present = set(b.index.get_level_values(0)) if len(b) else set()
     datasets = [d for d in spec["datasets"] if d in present] or list(spec["datasets"])[:1]
-    fig, axes = plt.subplots(1, len(datasets), figsize=(5.5 * len(datasets), 4.4), squeeze=False)
+    fig, axes = plotting.panels(1, len(datasets), 5.5, 4.4)
     out = []
     for ax, ds in zip(axes[0], datasets):
         if ds not in b.index.get_level_values(0):

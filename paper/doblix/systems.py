@@ -1,7 +1,6 @@
 """What the doblix figures share: the four systems of seed 002 §IV-A as one
 `system` column, their order and colours, the workloads' panel titles, and
 grouped bars of mean ± sd as the paper draws its throughput figures."""
-import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
 
@@ -67,7 +66,7 @@ def ratio_table(data, by, value_title, lower_is_better=False):
 
 
 def panel_axes(n, width=4.2, height=3.2):
-    fig, axes = plt.subplots(1, n, figsize=(width * n, height), squeeze=False)
+    fig, axes = plotting.panels(1, n, width, height)
     return fig, list(axes[0])
 
 

@@ -3,7 +3,6 @@ boundary (128, 16), point-lookup latency (bars, mean ± sd) and index memory
 (lines, right axis, log) of data-clustered indexes against the SSTable size.
 The rightmost group is the level granularity (granularity=level over 8 MiB
 tables), whose memory is the level models' bytes."""
-import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
 
@@ -26,7 +25,7 @@ def figure(rows, spec):
                         for s, lv in zip(f["sstable_size"], f.get("level", [None] * len(f)))]
         f["position_boundary"] = f["position_boundary"].astype(int)
     bounds = sorted(lat["position_boundary"].unique(), reverse=True)
-    fig, axes = plt.subplots(1, max(1, len(bounds)), figsize=(6 * max(1, len(bounds)), 3.6), squeeze=False)
+    fig, axes = plotting.panels(1, max(1, len(bounds)), 6, 3.6)
     sizes = [f"{s // 2**20} MiB" for s in sorted(le.as_int(files[files["metric"] == "latency_mean"], "sstable_size")["sstable_size"].unique())]
     sizes += [LEVEL] if len(level) else []
     for ax, b in zip(axes[0], bounds):

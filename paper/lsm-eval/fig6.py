@@ -1,7 +1,6 @@
 """lsm-eval/fig6 (the paper's Figure 6): the key CDF of each dataset, one
 panel per dataset, keys normalised to [0, 1] (SOSD binary files: a uint64
 count, then the keys)."""
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -14,7 +13,7 @@ def figure(rows, spec):
     plotting.style()
     names = spec["datasets"]
     files = spec["dataset_files"]
-    fig, axes = plt.subplots(1, len(names), figsize=(3 * len(names), 2.8))
+    fig, (axes,) = plotting.panels(1, len(names), 3, 2.8)
     table = []
     for ax, (label, name) in zip(np.atleast_1d(axes), names.items()):
         keys = np.sort(np.fromfile(files[name], dtype="<u8", offset=8))

@@ -4,7 +4,6 @@ over repetitions) and index memory (lines, right axis, log) against the
 position boundary; B/E/H: data-unclustered indexes, latency bars and memory
 marks; C/F/I: clustered indexes with mapped keys kept (boundary 8) beside
 the unclustered ones."""
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
@@ -33,7 +32,7 @@ def figure(rows, spec):
     plotting.style()
     lat, mem = le.latency_us(rows), le.memory_mib(rows)
     datasets = [d for d in spec["datasets"] if d in set(lat["dataset"])] or list(spec["datasets"])
-    fig, axes = plt.subplots(len(datasets), 3, figsize=(17, 3.6 * len(datasets)), squeeze=False)
+    fig, axes = plotting.panels(len(datasets), 3, 17 / 3, 3.6)
     for row, dataset in enumerate(datasets):
         L, M = lat[lat["dataset"] == dataset], mem[mem["dataset"] == dataset]
         title = le.DATASET_LABEL.get(dataset, dataset)

@@ -3,7 +3,6 @@ latency and index size at position boundary 16 on FB, OSM and WIKI, as the
 paper's table (and as bars here), a failed index marked with its reason.
 Right: a point lookup's traced time split into LevelDB's steps, stacked
 shares per index (the lookup step timers' per-lookup nanoseconds)."""
-import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
 
@@ -27,7 +26,7 @@ def figure(rows, spec):
     plotting.style()
     lat, mem = le.latency_us(rows), le.memory_mib(rows)
     datasets = list(spec["datasets"])
-    fig, axes = plt.subplots(1, 3, figsize=(18, 4.2))
+    fig, (axes,) = plotting.panels(1, 3, 6, 4.2)
     order = le.present(le.ORDER, pd.concat([lat, plotting.failures(rows)]))
     sns.barplot(data=lat, x="index", y="value", hue="dataset", order=order, hue_order=datasets,
                 errorbar="sd", capsize=0.05, ax=axes[0])

@@ -3,7 +3,6 @@
 (B–E) per scan length, segments touched per range lookup (bars) and
 scan-phase time (lines). Phase times and segments come from the lookup
 step timers (seek, scan) and counters."""
-import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
 
@@ -29,7 +28,7 @@ def figure(rows, spec):
     segs = _per_scan(rows, "lookup_segments_touched")
     lat = le.as_int(le.per_run(rows, "latency_mean", 1e-3, op="scan", subset="all"), "position_boundary")
     workloads = [w for w in spec["workloads"] if w in set(lat["workload"])]
-    fig, axes = plt.subplots(1, 1 + len(workloads), figsize=(4 * (1 + len(workloads)), 3.4), squeeze=False)
+    fig, axes = plotting.panels(1, 1 + len(workloads), 4, 3.4)
     axes = axes[0]
     src = seek if len(seek) else lat
     sns.lineplot(data=src, x="position_boundary", y="value", hue="index", style="workload", marker="o",

@@ -1,7 +1,6 @@
 """lsm-eval/tr-fig13 (technical report Figure 13): range-lookup latency of
 data-clustered indexes against the position boundary, one panel per
 zipfian dataset, a line per (index, scan length), mean ± one sd."""
-import matplotlib.pyplot as plt
 import seaborn as sns
 
 from paper import lsm_eval as le
@@ -12,7 +11,7 @@ def figure(rows, spec):
     plotting.style()
     lat = le.as_int(le.per_run(rows, "latency_mean", 1e-3, op="scan", subset="all"), "position_boundary")
     datasets = list(spec["datasets"])
-    fig, axes = plt.subplots(1, len(datasets), figsize=(6 * len(datasets), 3.6), squeeze=False)
+    fig, axes = plotting.panels(1, len(datasets), 6, 3.6)
     for ax, d in zip(axes[0], datasets):
         sns.lineplot(data=lat[lat["dataset"] == d], x="position_boundary", y="value", hue="index",
                      style="workload", marker="o", errorbar="sd", ax=ax)

@@ -1,7 +1,6 @@
 """lsm-eval/tr-fig17 (technical report Figure 17): index build (training)
 time against total compaction time per index, for 1000-byte entries
 (Figure 11's runs) and 16-byte entries (Figure 10 D's runs)."""
-import matplotlib.pyplot as plt
 import seaborn as sns
 
 from paper import lsm_eval as le
@@ -15,7 +14,7 @@ def figure(rows, spec):
     parts = parts.merge(rows[["run", "experiment"]].drop_duplicates(), on="run", how="left")
     parts["entries"] = parts["experiment"].map({"fig11": "1000-byte entries", "fig10d": "16-byte entries"})
     panels = [e for e in ("1000-byte entries", "16-byte entries") if e in set(parts["entries"])]
-    fig, axes = plt.subplots(1, max(1, len(panels)), figsize=(7 * max(1, len(panels)), 3.6), squeeze=False)
+    fig, axes = plotting.panels(1, max(1, len(panels)), 7, 3.6)
     for ax, e in zip(axes[0], panels):
         p = parts[parts["entries"] == e]
         order = le.present(le.ORDER, p)

@@ -1,7 +1,6 @@
 """slr/fig10 (paper Figure 10): the lookup latency breakdown from the
 engine's step timers (timers on every other get), stacked to the mean
 latency of the timed gets; the timers' own cost in the title."""
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from paper import plotting
@@ -37,7 +36,7 @@ def figure(rows, spec):
     datasets = list(spec["datasets"])
     per_run = breakdown(rows)
     parts = list(PARTS) + ["other"]
-    fig, axes = plt.subplots(1, len(datasets), figsize=(5.4 * len(datasets), 4.2), squeeze=False)
+    fig, axes = plotting.panels(1, len(datasets), 5.4, 4.2)
     for ax, ds in zip(axes[0], datasets):
         d = per_run[per_run["dataset"] == ds]
         if d.empty:

@@ -1,6 +1,5 @@
 """slr/fig11 (paper Figure 11): mean lookup latency of equal-size SLR
 against its number of segments (and, second row, each run's median)."""
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from paper import plotting
@@ -10,7 +9,7 @@ def figure(rows, spec):
     plotting.style()
     datasets = list(spec["datasets"])
     stats = {"mean get latency (ns)": "latency_mean", "median get latency (ns)": "latency_p50"}
-    fig, axes = plt.subplots(len(stats), len(datasets), figsize=(5.2 * len(datasets), 3.6 * len(stats)), squeeze=False)
+    fig, axes = plotting.panels(len(stats), len(datasets), 5.2, 3.6)
     for row, (ylabel, metric) in enumerate(stats.items()):
         sel = plotting.metric(rows, metric, op="get", subset="all")
         sel = sel.assign(segments=pd.to_numeric(sel["slr_segments"]))

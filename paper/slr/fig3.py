@@ -1,7 +1,6 @@
 """slr/fig3 (paper Figure 3): the CDF of each dataset, keys against their
 sorted position, with the measured linearity (20 equal-size least-squares
 segments) beside it."""
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -15,7 +14,7 @@ MAX_POINTS = 100_000  # points drawn per curve (every k-th key); the table uses 
 def figure(rows, spec):
     plotting.style()
     files = spec["dataset_files"]
-    fig, axes = plt.subplots(1, len(files), figsize=(5.2 * len(files), 3.8), squeeze=False)
+    fig, axes = plotting.panels(1, len(files), 5.2, 3.8)
     table = []
     labels = common.labels(spec)
     for ax, (name, path) in zip(axes[0], files.items()):

@@ -1,7 +1,6 @@
 """slr/fig8 (paper Figure 8): latency and throughput of the four search
 mechanisms on both datasets, as boxes the paper's way: whiskers min/max,
 box 1st/3rd quartile, line the mean; dots the runs."""
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -30,7 +29,7 @@ def figure(rows, spec):
              # move a run's mean; its median shows the typical get.
              "median get latency (ns)": plotting.metric(rows, "latency_p50", op="get", subset="all")}
     mechs = common.mechanisms(rows)
-    fig, axes = plt.subplots(len(parts), len(datasets), figsize=(5.2 * len(datasets), 3.5 * len(parts)), squeeze=False)
+    fig, axes = plotting.panels(len(parts), len(datasets), 5.2, 3.5)
     for r, (ylabel, data) in enumerate(parts.items()):
         for c, ds in enumerate(datasets):
             ax = axes[r][c]

@@ -1,6 +1,5 @@
 """slr/fig9 (paper Figure 9): distribution of key comparisons per lookup,
 from the engine's per-get counts (index block; and the whole lookup)."""
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -23,7 +22,7 @@ def _distribution(rows, metric):
 def figure(rows, spec):
     plotting.style()
     datasets = list(spec["datasets"])
-    fig, axes = plt.subplots(len(KINDS), len(datasets), figsize=(5.4 * len(datasets), 7), squeeze=False)
+    fig, axes = plotting.panels(len(KINDS), len(datasets), 5.4, 7 / len(KINDS))
     for r, (metric, what) in enumerate(KINDS.items()):
         dist = _distribution(rows, metric)
         for c, ds in enumerate(datasets):
