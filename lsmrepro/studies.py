@@ -202,7 +202,12 @@ def figure_code(study, figure):
     helpers, paper/plotting.py, ...), relative to the repository; the
     inputs of its rule, so an edit to a helper makes the figure again."""
     roots = {p.name for p in REPO.iterdir() if (p / "__init__.py").is_file()}
-    return [str(p.relative_to(REPO)) for p in pyimports.reached(PAPER / study / f"{figure}.py", REPO, roots)]
+    code = [str(p.relative_to(REPO)) for p in pyimports.reached(PAPER / study / f"{figure}.py", REPO, roots)]
+    # Data a reached module reads at import: the index registry's manifest.
+    return code + [data for module, data in DATA_READ_AT_IMPORT.items() if module in code]
+
+
+DATA_READ_AT_IMPORT = {"indexes/registry.py": "indexes/registry.json"}
 
 
 def figure_datasets(study, figure):

@@ -8,6 +8,9 @@ import os
 include: "common.smk"
 
 
+REFERENCE = "results/reference/local"  # the shipped reference run (issue 33), if any
+
+
 wildcard_constraints:
     study="|".join(STUDIES) or "none",
     figure=r"[a-zA-Z0-9-]+",
@@ -241,9 +244,34 @@ rule figure_claims:
         " --claims {input.claims} --scale {wildcards.scale} --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
 
+# This run beside the shipped reference run (results/reference/local/,
+# lsmrepro/compare.py), made for the report when the reference is there.
+rule compare:
+    input:
+        products=lambda w: study_products(w.scale),
+        reference=REFERENCE + "/claims",
+        fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
+    output:
+        claims=f"{RESULTS}/{{scale}}/compare/claims.csv",
+        figures=f"{RESULTS}/{{scale}}/compare/figures.csv",
+        machines=f"{RESULTS}/{{scale}}/compare/machines.csv",
+        md=f"{RESULTS}/{{scale}}/compare/index.md",
+    params:
+        py=PY,
+        results=lambda w, output: os.path.dirname(os.path.dirname(os.path.dirname(output.md))),
+    conda:
+        CONDA_ENV
+    log:
+        f"{RESULTS}/{{scale}}/logs/compare.log",
+    shell:
+        "{params.py} lsmrepro.compare --scale {wildcards.scale} --reference {REFERENCE}"
+        " --results {params.results} > /dev/null 2> {log}"
+
+
 rule report:
     input:
         products=lambda w: study_products(w.scale),
+        compared=lambda w: [f"{RESULTS}/{w.scale}/compare/claims.csv"] if os.path.isdir(REFERENCE + "/claims") else [],
         fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
         builds=[engine_build_id(e) for e in ENGINES],
         logs=lambda w: study_logs(w.scale),
