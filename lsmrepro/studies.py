@@ -210,6 +210,23 @@ def figure_code(study, figure):
 DATA_READ_AT_IMPORT = {"indexes/registry.py": "indexes/registry.json"}
 
 
+def is_table(study, figure):
+    """A table-only target: its function returns no figure, so only its
+    table is made (no picture of a table)."""
+    return figures(study)[figure].get("output") == "table"
+
+
+def table_ids():
+    """The ids of every table-only target. Rules tell tables from figures by
+    id, so an id must be a table in every study that has it."""
+    tables = {f for s, f, _ in all_figures() if is_table(s, f)}
+    clash = sorted(f"{s}/{f}" for s, f, _ in all_figures() if f in tables and not is_table(s, f))
+    if clash:
+        raise InputError(spec_path(clash[0].split("/")[0]), clash[0],
+                         f"output: table expected: another study's {clash[0].split('/')[1]} is a table-only target")
+    return sorted(tables)
+
+
 def figure_datasets(study, figure):
     """Datasets a figure reads itself (figures without runs, e.g. key CDFs)."""
     fig = figures(study)[figure]

@@ -49,7 +49,9 @@ def state(results, scale):
     runs = studies.runs(studies.load_scale(scale))
     out = []
     for study, fig, _ in studies.all_figures():
-        png = Path(results, scale, "figures", study, f"{fig}.png")
+        # what marks the target made: its PNG, or a table-only target's CSV
+        png = (Path(results, scale, "tables", study, f"{fig}.csv") if studies.is_table(study, fig)
+               else Path(results, scale, "figures", study, f"{fig}.png"))
         rows = runs[(runs["study"] == study) & (runs["figure"] == fig)] if len(runs) else runs
         raw = [Path(f"{_run_stem(results, scale, r)}.jsonl") for r in rows.itertuples()]
         loads = sorted(set(rows["load"])) if len(rows) else []

@@ -8,6 +8,11 @@ try:
     CLAIMS = lsm_claims.load_claims()
     STUDIES = lsm_studies.studies_with_specs()
     STUDY_FIGURES = [(s, f) for s, f, _ in lsm_studies.all_figures()]
+    # Table-only targets (rule study_table) and the rest (rule study_figure),
+    # as wildcard patterns: a lookahead on the file name, since regime.csv
+    # and a table's .csv share tables/<study>/.
+    TABLES = "|".join(lsm_studies.table_ids()) or "(?!)"
+    NOT_A_TABLE = rf"(?!(?:regime|{TABLES})[.])[a-zA-Z0-9-]+"
     # Every run of every figure per scale; `select` narrows what targets ask for.
     RUNS = {scale: lsm_studies.runs(SCALES[scale]) for scale in SCALES}
     SELECTED = {scale: lsm_studies.runs(SCALES[scale], select=config.get("select")) for scale in SCALES}
@@ -66,8 +71,11 @@ def study_logs(scale, study=None):
 
 
 def figure_products(scale, study, figure):
-    return [f"{RESULTS}/{scale}/figures/{study}/{figure}.{ext}" for ext in ("pdf", "png")] + \
-           [f"{RESULTS}/{scale}/tables/{study}/{figure}.{ext}" for ext in ("csv", "md")]
+    """A figure's PDF and PNG (none for a table-only target) and its table."""
+    table = [f"{RESULTS}/{scale}/tables/{study}/{figure}.{ext}" for ext in ("csv", "md")]
+    if lsm_studies.is_table(study, figure):
+        return table
+    return [f"{RESULTS}/{scale}/figures/{study}/{figure}.{ext}" for ext in ("pdf", "png")] + table
 
 
 def experiment_tidy(scale, study, figure):

@@ -4,8 +4,9 @@ a pure function of the figure's tidy rows (failed runs included, metric
 `caption`, `dataset_files`: label -> path, `fingerprint`: the
 machine's hardware fingerprint, a dict, and `catalogue`: the dataset
 catalogue, workloads/datasets.yaml), returning (a matplotlib Figure
-or None for a table, a DataFrame). Writes PDF + PNG (a table is drawn when
-there is no figure) and the table as CSV + Markdown, each atomically.
+or None for a table-only target, a DataFrame). Writes PDF + PNG of a figure
+(none for a table: no picture of a table) and the table as CSV + Markdown,
+each atomically.
 
 A figure function that raises leaves a figure and a table that say so, with
 the error, and an `error:` line naming the figure (so does a figure whose runs
@@ -25,7 +26,7 @@ import pandas as pd
 
 from lsmrepro import studies
 from lsmrepro.tidy import read_tidy
-from base.errors import cli
+from base.errors import InputError, cli
 from paper import plotting
 
 ERROR_COLUMNS = ["study", "figure", "error"]
@@ -78,8 +79,10 @@ def main(argv=None):
     ap.add_argument("--tidy", nargs="*", default=[], help="the tidy tables of the figure's experiments (none: a figure without runs)")
     ap.add_argument("--datasets", nargs="*", default=[], help="files of the figure's datasets, in spec order")
     ap.add_argument("--fingerprint", help="the machine's hardware fingerprint (JSON), given to the figure as spec['fingerprint']")
-    for name in ("pdf", "png", "csv", "md"):
+    for name in ("csv", "md"):
         ap.add_argument(f"--out-{name}", required=True)
+    for name in ("pdf", "png"):
+        ap.add_argument(f"--out-{name}", help="the figure (not given for a table-only target)")
     args = ap.parse_args(argv)
     tidy = read_tidy(args.tidy)
     fingerprint = None
@@ -92,9 +95,11 @@ def main(argv=None):
         print(f"error: figure {args.study}/{args.figure}: {error}", file=sys.stderr)
         fig = plotting.error_figure(f"{args.study}/{args.figure}", error)
         caption = f"FIGURE FAILED: {error}\n\n{caption}"
-    elif fig is None:
-        fig = plotting.table_figure(table, f"{args.study}/{args.figure}")
-    plotting.save_figure(fig, args.out_pdf, args.out_png)
+    if fig is not None and args.out_pdf and args.out_png:
+        plotting.save_figure(fig, args.out_pdf, args.out_png)
+    elif args.out_pdf or args.out_png:
+        raise InputError(f"paper/{args.study}/{args.figure}.py", "figure()",
+                         "a matplotlib figure expected: the spec says output: figure")
     plotting.save_table(table, args.out_csv, args.out_md, caption)
 
 

@@ -153,19 +153,27 @@ rule study_tidy:
         "{params.py} lsmrepro.aggregate --concat --out {output} {input} 2> {log}"
 
 
+# A figure's inputs: the tidy tables of its experiments, its spec, every file
+# of ours its code reads, the dataset catalogue, the datasets it reads itself.
+def figure_inputs(w):
+    return {"tidy": figure_tidy(w.scale, w.study, w.figure), "spec": f"paper/{w.study}/experiments.yaml",
+            "code": lsm_studies.figure_code(w.study, w.figure), "style": "paper/plotting.py",
+            "catalogue": str(lsm_studies.DATASETS.relative_to(lsm_studies.REPO)),
+            "datasets": [dataset_file(w.scale, d) for d in lsm_studies.figure_datasets(w.study, w.figure)],
+            "fingerprint": f"{RESULTS}/{w.scale}/hardware/fingerprint.json"}
+
+
+FIGURE_CMD = ("{params.py} paper.figure --study {wildcards.study} --figure {wildcards.figure}"
+              " --tidy {input.tidy} --datasets {params.datasets} --fingerprint {input.fingerprint}"
+              " --out-csv {output.csv} --out-md {output.md}")
+
+
 # Any figure: paper/<study>/<figure>.py applied to its experiments' tidy rows.
 rule study_figure:
     wildcard_constraints:
-        figure=r"(?!regime[.])[a-zA-Z0-9-]+",  # tables/<study>/regime.csv is rule study_regime's
+        figure=NOT_A_TABLE,  # tables/<study>/regime.csv is rule study_regime's, tables study_table's
     input:
-        tidy=lambda w: figure_tidy(w.scale, w.study, w.figure),
-        spec="paper/{study}/experiments.yaml",
-        code=lambda w: lsm_studies.figure_code(w.study, w.figure),
-        style="paper/plotting.py",
-        catalogue=str(lsm_studies.DATASETS.relative_to(lsm_studies.REPO)),
-        datasets=lambda w: [dataset_file(w.scale, d) for d in
-                            lsm_studies.figure_datasets(w.study, w.figure)],
-        fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
+        unpack(figure_inputs),
     output:
         pdf=f"{RESULTS}/{{scale}}/figures/{{study}}/{{figure}}.pdf",
         png=report(f"{RESULTS}/{{scale}}/figures/{{study}}/{{figure}}.png",
@@ -181,9 +189,27 @@ rule study_figure:
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_figure.log",
     shell:
-        "{params.py} paper.figure --study {wildcards.study} --figure {wildcards.figure}"
-        " --tidy {input.tidy} --datasets {params.datasets} --fingerprint {input.fingerprint} --out-pdf {output.pdf} --out-png {output.png}"
-        " --out-csv {output.csv} --out-md {output.md} 2> {log}"
+        FIGURE_CMD + " --out-pdf {output.pdf} --out-png {output.png} 2> {log}"
+
+
+# A table-only target (`output: table`): its CSV and Markdown, no picture of it.
+rule study_table:
+    wildcard_constraints:
+        figure=TABLES,
+    input:
+        unpack(figure_inputs),
+    output:
+        csv=f"{RESULTS}/{{scale}}/tables/{{study}}/{{figure}}.csv",
+        md=f"{RESULTS}/{{scale}}/tables/{{study}}/{{figure}}.md",
+    params:
+        py=PY,
+        datasets=lambda w, input: " ".join(input.datasets),
+    conda:
+        CONDA_ENV
+    log:
+        f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_table.log",
+    shell:
+        FIGURE_CMD + " 2> {log}"
 
 
 # The regime each figure was measured in, beside its paper's (lsmrepro/regime.py).

@@ -84,16 +84,6 @@ def error_figure(name, error):
     return fig
 
 
-def table_figure(table, name):
-    """A table drawn as an image, for specs whose output is a table."""
-    fig, ax = plt.subplots(figsize=(min(2 + 1.6 * len(table.columns), 16), 0.6 + 0.3 * (len(table) + 1)))
-    ax.axis("off")
-    ax.set_title(name)
-    cells = [[_cell(v) for v in row] for row in table.itertuples(index=False)]
-    ax.table(cellText=cells or [[""] * len(table.columns)], colLabels=list(table.columns), loc="center")
-    return fig
-
-
 def summary_table(parts, by):
     """Mean, sd and n of each named metric selection per `by` group:
     `parts` maps a column title to a tidy-row selection."""
@@ -109,9 +99,3 @@ def save_table(table, csv_path, md_path, caption):
     with atomic_path(csv_path) as tmp:
         table.to_csv(tmp, index=False)
     write_text(md_path, f"{caption}\n\n{table.to_markdown(index=False, floatfmt='.4g')}\n")
-
-
-def _cell(v):
-    if isinstance(v, float):
-        return "—" if v != v else f"{v:.4g}"
-    return str(v)
