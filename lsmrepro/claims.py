@@ -179,11 +179,13 @@ def _measured_text(r):
 
 
 def to_markdown(verdicts):
-    """The verdicts as one table: the paper's number beside ours, the rule,
-    the context metrics of the same runs."""
+    """The verdicts as one table under the paper they are about: the paper's
+    number beside ours, the rule, the context metrics of the same runs."""
+    papers = sorted(set(verdicts["paper"].dropna().astype(str)) - {""})
+    cited = "".join(f"Paper: {p}\n\n" for p in papers)
     shown = pd.DataFrame({
         "claim": verdicts["claim"],
-        "statement": verdicts["statement"] + " (" + verdicts["paper"] + ", " + verdicts["section"] + ", " + verdicts["figure"] + ")",
+        "statement": verdicts["statement"] + " (" + verdicts["section"] + ", " + verdicts["figure"] + ")",
         "paper": verdicts["paper_value"],
         "rule (band)": verdicts["rule"] + ": " + verdicts["expected"],
         "measured (90% CI)": [_measured_text(r) for r in verdicts.itertuples()],
@@ -192,7 +194,7 @@ def to_markdown(verdicts):
                     for r in verdicts.itertuples()],
         "context": verdicts["context"].fillna(""),
     })
-    return shown.to_markdown(index=False) + "\n"
+    return cited + shown.to_markdown(index=False) + "\n"
 
 
 @cli

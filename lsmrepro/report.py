@@ -13,6 +13,7 @@ import datetime
 import html
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -143,10 +144,20 @@ def _claim_details(r):
     """What a reader opens: the whole statement, the paper's source, the rule,
     each member, the raw detail."""
     items = [("statement", _text(r, "statement")), ("where in the paper", _text(r, "section")),
-             ("the paper's source", _text(r, "paper_source")), ("rule", _text(r, "rule") or _text(r, "expected")),
+             ("the paper's source", _source(_text(r, "paper_source"))),
+             ("rule", _text(r, "rule") or _text(r, "expected")),
              ("members", _members_text(_text(r, "members"))), ("detail", _text(r, "detail"))]
     body = "".join(f"<li><b>{k}</b>: {html.escape(v)}</li>" for k, v in items if v)
     return f"<details><summary>{html.escape(_short(_text(r, 'statement')))}</summary><ul>{body}</ul></details>"
+
+
+def _source(text):
+    """A claim's source as a reader sees it: the seed id it starts with (the
+    repository's id of the paper's text) said as what it is."""
+    m = re.match(r"(00[0-4])\b\s*", text)
+    if not m:
+        return text
+    return ("the technical report, " if m.group(1) == "001" else "the paper, ") + text[m.end():]
 
 
 def _members_text(raw):
