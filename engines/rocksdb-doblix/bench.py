@@ -40,7 +40,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from lsmrepro import studies  # noqa: E402
-from lsmrepro.claims import interval  # noqa: E402
+from lsmrepro.claims_stats import half_width  # noqa: E402
 from base.atomic import write_text  # noqa: E402
 from lsmrepro.studies import load_scale  # noqa: E402
 from base.errors import InputError, cli  # noqa: E402
@@ -166,7 +166,11 @@ def pooled_ratio(results, metric, per_byte=False):
             if per_byte:
                 x, y = x / base["creation_bytes_written"], y / ours["creation_bytes_written"]
             logs.append(math.log(y / x))
-    mean, low, high, n = interval(logs)
+    n = len(logs)
+    mean = statistics.fmean(logs) if logs else math.nan
+    # 95% two-sided t interval of the mean log-ratio (2.5% in each tail)
+    half = half_width(statistics.stdev(logs) / math.sqrt(n), n - 1, alpha=0.025) if n > 1 else math.nan
+    low, high = mean - half, mean + half
     return {"ratio": round(math.exp(mean), 3), "low": round(math.exp(low), 3),
             "high": round(math.exp(high), 3), "pairs": n}
 
