@@ -185,3 +185,13 @@ def interleaved_priority(rep):
     # Repetition r of every configuration runs before repetition r+1 of any:
     # repetitions interleave, so drift in the machine spreads evenly.
     return 1000 - int(rep)
+
+
+# A figure's inputs: the tidy tables of its experiments, its spec, every file
+# of ours its code reads, the dataset catalogue, the datasets it reads itself.
+def figure_inputs(w):
+    return {"tidy": figure_tidy(w.scale, w.study, w.figure), "spec": f"paper/{w.study}/experiments.yaml",
+            "code": lsm_studies.figure_code(w.study, w.figure), "style": "paper/plotting.py",
+            "catalogue": str(lsm_studies.DATASETS.relative_to(lsm_studies.REPO)),
+            "datasets": [dataset_file(w.scale, d) for d in lsm_studies.figure_datasets(w.study, w.figure)],
+            "fingerprint": f"{RESULTS}/{w.scale}/hardware/fingerprint.json"}

@@ -153,21 +153,6 @@ rule study_tidy:
         "{params.py} lsmrepro.aggregate --concat --out {output} {input} 2> {log}"
 
 
-# A figure's inputs: the tidy tables of its experiments, its spec, every file
-# of ours its code reads, the dataset catalogue, the datasets it reads itself.
-def figure_inputs(w):
-    return {"tidy": figure_tidy(w.scale, w.study, w.figure), "spec": f"paper/{w.study}/experiments.yaml",
-            "code": lsm_studies.figure_code(w.study, w.figure), "style": "paper/plotting.py",
-            "catalogue": str(lsm_studies.DATASETS.relative_to(lsm_studies.REPO)),
-            "datasets": [dataset_file(w.scale, d) for d in lsm_studies.figure_datasets(w.study, w.figure)],
-            "fingerprint": f"{RESULTS}/{w.scale}/hardware/fingerprint.json"}
-
-
-FIGURE_CMD = ("{params.py} paper.figure --study {wildcards.study} --figure {wildcards.figure}"
-              " --tidy {input.tidy} --datasets {params.datasets} --fingerprint {input.fingerprint}"
-              " --out-csv {output.csv} --out-md {output.md}")
-
-
 # Any figure: paper/<study>/<figure>.py applied to its experiments' tidy rows.
 rule study_figure:
     wildcard_constraints:
@@ -189,7 +174,9 @@ rule study_figure:
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_figure.log",
     shell:
-        FIGURE_CMD + " --out-pdf {output.pdf} --out-png {output.png} 2> {log}"
+        "{params.py} paper.figure --study {wildcards.study} --figure {wildcards.figure}"
+        " --tidy {input.tidy} --datasets {params.datasets} --fingerprint {input.fingerprint}"
+        " --out-csv {output.csv} --out-md {output.md} --out-pdf {output.pdf} --out-png {output.png} 2> {log}"
 
 
 # A table-only target (`output: table`): its CSV and Markdown, no picture of it.
@@ -209,7 +196,9 @@ rule study_table:
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_table.log",
     shell:
-        FIGURE_CMD + " 2> {log}"
+        "{params.py} paper.figure --study {wildcards.study} --figure {wildcards.figure}"
+        " --tidy {input.tidy} --datasets {params.datasets} --fingerprint {input.fingerprint}"
+        " --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
 
 # The regime each figure was measured in, beside its paper's (lsmrepro/regime.py).
@@ -275,7 +264,7 @@ rule figure_claims:
 rule compare:
     input:
         products=lambda w: study_products(w.scale),
-        reference=REFERENCE + "/claims",
+        reference=f"{REFERENCE}/claims",
         fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
     output:
         claims=f"{RESULTS}/{{scale}}/compare/claims.csv",
@@ -285,19 +274,20 @@ rule compare:
     params:
         py=PY,
         results=lambda w, output: os.path.dirname(os.path.dirname(os.path.dirname(output.md))),
+        reference=lambda w, input: os.path.dirname(input.reference),  # results/reference/local
     conda:
         CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/compare.log",
     shell:
-        "{params.py} lsmrepro.compare --scale {wildcards.scale} --reference {REFERENCE}"
+        "{params.py} lsmrepro.compare --scale {wildcards.scale} --reference {params.reference}"
         " --results {params.results} > /dev/null 2> {log}"
 
 
 rule report:
     input:
         products=lambda w: study_products(w.scale),
-        compared=lambda w: [f"{RESULTS}/{w.scale}/compare/claims.csv"] if os.path.isdir(REFERENCE + "/claims") else [],
+        compared=lambda w: [f"{RESULTS}/{w.scale}/compare/claims.csv"] if os.path.isdir(f"{REFERENCE}/claims") else [],
         fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
         builds=[engine_build_id(e) for e in ENGINES],
         logs=lambda w: study_logs(w.scale),
