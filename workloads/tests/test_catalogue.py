@@ -44,7 +44,7 @@ def _write(tmp_path, data):
     (lambda d: d["size_sets"]["udb"].update(pairs_with="nope"), "size_sets.udb.pairs_with", "expected a dataset name"),
     (lambda d: d["datasets"]["fb"]["uses"][0].update(key_bytes=16), "datasets.fb.uses.0.key_bytes",
      "expected 8, the key size key_encoding be64 writes, got 16"),
-    (lambda d: d["datasets"]["osm"]["uses"][3].update(key_bytes=8), "datasets.osm.uses.3.key_bytes",
+    (lambda d: d["datasets"]["osm"]["uses"][2].update(key_bytes=8), "datasets.osm.uses.2.key_bytes",
      "expected 16, the key size key_encoding be64_pad16 writes"),
     (lambda d: d["datasets"]["ycsbgen_varlen"]["key_lengths"].update(uniform=[8, 20]),
      "datasets.ycsbgen_varlen.uses.0.key_bytes", "expected 20, the key size key_encoding decimal_var writes"),
