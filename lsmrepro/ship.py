@@ -1,0 +1,196 @@
+"""Ship a finished run as the reference others compare with.
+
+    python -m lsmrepro.ship --scale local --to results/reference/local \\
+        --snakemake-log .snakemake/log/<first>.snakemake.log [<resumed>.snakemake.log ...]
+
+copies what a run measured and what it concluded (claims, tidy tables
+gzipped, figure and regime tables, Snakemake's job times, the machine's
+fingerprint and fio calibration) and writes `run.json`: the commit and the
+build ids the run used, its Snakemake invocations (a run stopped and resumed
+is several), their wall time and jobs, and the load the runs saw. Raw logs
+stay behind; the tidy `source` column still names them.
+
+It refuses a run that is not one commit's: a dirty working tree, a tidy row
+whose build id is not the engine's current build, a study without claims.
+"""
+import argparse
+import gzip
+import json
+import re
+import shutil
+import subprocess
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pandas as pd
+
+from base.atomic import atomic_path, write_text
+from base.errors import InputError, cli
+from lsmrepro import studies
+
+REPO = studies.REPO
+HARDWARE_FILES = ("fingerprint.json", "calibration.csv", "calibration.json", "system.csv", "system.md")
+LIMIT_BYTES = 50 * 1024 * 1024  # what the repository carries for one reference run
+HOST_METRICS = ("host_loadavg_start", "host_other_cpu_share")
+
+
+def _git(*args):
+    return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def commit_of_checkout(allow_dirty=False):
+    commit = _git("rev-parse", "HEAD")
+    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
+    if dirty and not allow_dirty:
+        raise InputError(REPO, "git status", "a clean working tree (the run must be one commit's; "
+                         "commit or stash first, or pass --allow-dirty for a trial)")
+    return commit, dirty
+
+
+def current_builds(build_dir):
+    """engine -> build id of what build/engines holds now."""
+    out = {}
+    for p in sorted(Path(build_dir).glob("*/build_id.json")):
+        try:
+            out[p.parent.name] = json.loads(p.read_text())["id"]
+        except (OSError, ValueError, KeyError) as e:
+            raise InputError(p, "id", f"a build id written by engines/build_engine.py ({e})")
+    return out
+
+
+_DATE = re.compile(r"^\s*Date: (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)", re.M)
+_COMMAND = re.compile(r"^\s*Command: (.*)$", re.M)
+_STEPS = re.compile(r"^(\d+) of (\d+) steps", re.M)
+_ELAPSED = re.compile(r"^Elapsed time: (\d+):(\d\d):(\d\d(?:\.\d+)?)", re.M)
+
+
+def invocation(log):
+    """One Snakemake invocation from its log: start, end, wall, jobs done.
+    A killed invocation has no 'Elapsed time': its log's last write ends it."""
+    path = Path(log)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise InputError(path, None, f"a Snakemake log (.snakemake/log/*.snakemake.log) ({e})")
+    date = _DATE.search(text)
+    if not date:
+        raise InputError(path, "Date", "a Snakemake log's header with the invocation's start")
+    start = datetime.strptime(date.group(1), "%Y-%m-%d %H:%M:%S")
+    elapsed = _ELAPSED.search(text)
+    if elapsed:
+        h, m, s = elapsed.groups()
+        wall = timedelta(hours=int(h), minutes=int(m), seconds=float(s)).total_seconds()
+    else:
+        wall = datetime.fromtimestamp(path.stat().st_mtime).timestamp() - start.timestamp()
+    steps = _STEPS.findall(text)
+    done, total = (int(steps[-1][0]), int(steps[-1][1])) if steps else (0, None)
+    command = _COMMAND.search(text)
+    return {"log": path.name, "command": command.group(1) if command else None,
+            "start": start.isoformat(), "wall_seconds": round(wall, 1), "jobs_done": done,
+            "jobs_planned": total, "finished": bool(elapsed) and done == total}
+
+
+def _copy(src, dst):
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_path(dst) as tmp:
+        shutil.copyfile(src, tmp)
+
+
+def _gzip(src, dst):
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_path(dst) as tmp, open(src, "rb") as f, open(tmp, "wb") as raw:
+        # mtime 0: the same table gives the same bytes, so a re-ship is no diff
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as z:
+            shutil.copyfileobj(f, z)
+
+
+def check_builds(tidy, builds, path):
+    """Every row's build id is its engine's current build."""
+    if "build_id" not in tidy.columns:
+        raise InputError(path, "build_id", "the column of a tidy table of lsmrepro.aggregate")
+    rows = tidy.dropna(subset=["build_id"])
+    used = rows.groupby("engine")["build_id"].unique()
+    for engine, ids in used.items():
+        stale = sorted(set(map(str, ids)) - {builds.get(engine)})
+        if stale:
+            raise InputError(path, f"build_id of {engine}", f"only its current build {builds.get(engine)} "
+                             f"(rows from builds {', '.join(stale)}: results of another commit; rerun them)")
+    return {e: sorted(set(map(str, ids))) for e, ids in used.items()}
+
+
+def host_load(tidy):
+    """Median and max of the load the runs saw (the runner's samples)."""
+    out = {}
+    for metric in HOST_METRICS:
+        v = pd.to_numeric(tidy.loc[tidy["metric"] == metric, "value"], errors="coerce").dropna()
+        if len(v):
+            out[metric] = {"median": round(float(v.median()), 3), "max": round(float(v.max()), 3), "runs": int(len(v))}
+    return out
+
+
+def ship(scale, results, to, logs, build_dir, allow_dirty=False):
+    src, to = Path(results, scale), Path(to)
+    commit, dirty = commit_of_checkout(allow_dirty)
+    builds = current_builds(build_dir)
+    names = [s for s in studies.studies_with_specs()]
+    used_builds, tidies = {}, []
+    for study in names:
+        claims = src / "claims" / f"{study}.csv"
+        tidy_path = src / "tidy" / f"{study}.csv"
+        for p, what in ((claims, "the study's verdicts (its claims target)"), (tidy_path, "the study's tidy table")):
+            if not p.exists():
+                raise InputError(p, None, f"missing: {what}; the run is not complete")
+        tidy = pd.read_csv(tidy_path, low_memory=False)
+        used_builds.update(check_builds(tidy, builds, tidy_path))
+        tidies.append(tidy[tidy["metric"].isin(HOST_METRICS)])
+        verdicts = pd.read_csv(claims, keep_default_na=False)
+        verdicts.insert(0, "commit", commit)
+        with atomic_path(to / "claims" / f"{study}.csv") as tmp:
+            verdicts.to_csv(tmp, index=False)
+        _gzip(tidy_path, to / "tidy" / f"{study}.csv.gz")
+    for p in sorted((src / "claims").rglob("*")):
+        if p.suffix in (".md", ".csv") and p.relative_to(src / "claims").parts[0] not in {f"{s}.csv" for s in names}:
+            _copy(p, to / "claims" / p.relative_to(src / "claims"))
+    for p in sorted((src / "tables").rglob("*")):
+        if p.suffix in (".csv", ".md"):
+            _copy(p, to / "tables" / p.relative_to(src / "tables"))
+    for p in sorted((src / "benchmarks").rglob("*")):
+        if p.is_file():
+            _copy(p, to / "benchmarks" / p.relative_to(src / "benchmarks"))
+    for name in HARDWARE_FILES:
+        p = src / "hardware" / name
+        if not p.exists():
+            raise InputError(p, None, "missing: the machine's fingerprint and fio calibration (rule hardware)")
+        _copy(p, to / "hardware" / name)
+    runs = [invocation(log) for log in logs]
+    run = {"scale": scale, "commit": commit, "dirty": dirty, "build_ids": used_builds,
+           "invocations": runs, "wall_seconds": round(sum(r["wall_seconds"] for r in runs), 1),
+           "jobs_done": sum(r["jobs_done"] for r in runs),
+           "benchmark_jobs": sum(1 for p in (src / "benchmarks").rglob("*") if p.is_file()),
+           "host_load": host_load(pd.concat(tidies, ignore_index=True)),
+           "shipped": datetime.now().astimezone().isoformat(timespec="seconds")}
+    write_text(to / "run.json", json.dumps(run, indent=1) + "\n")
+    size = sum(p.stat().st_size for p in to.rglob("*") if p.is_file())
+    if size > LIMIT_BYTES:
+        raise InputError(to, None, f"at most {LIMIT_BYTES >> 20} MiB to commit ({size >> 20} MiB shipped)")
+    return run, size
+
+
+@cli
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scale", default="local")
+    ap.add_argument("--results", default="results")
+    ap.add_argument("--to", default="results/reference/local")
+    ap.add_argument("--build-dir", default="build/engines")
+    ap.add_argument("--snakemake-log", nargs="+", required=True, dest="logs",
+                    help="the run's Snakemake logs, one per invocation (a resumed run has several)")
+    ap.add_argument("--allow-dirty", action="store_true", help="a trial ship from a dirty tree (run.json says so)")
+    a = ap.parse_args(argv)
+    run, size = ship(a.scale, a.results, a.to, a.logs, a.build_dir, a.allow_dirty)
+    print(f"{a.to}: commit {run['commit'][:12]}, {len(run['invocations'])} invocation(s), "
+          f"{run['wall_seconds'] / 3600:.2f} h wall, {run['jobs_done']} jobs, {size / 2**20:.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""lsmrepro.ship: what a reference run carries, and the runs it refuses."""
+import gzip
+import json
+
+import pandas as pd
+import pytest
+
+from base.errors import InputError
+from lsmrepro import ship, studies
+
+FINISHED_LOG = """Assuming unrestricted shared filesystem usage.
+
+SNAKEMAKE
+=========
+  Date: 2026-11-27 05:00:00
+  Command: .venv/bin/snakemake --profile profiles/default
+1 of 3 steps (33%) done
+3 of 3 steps (100%) done
+Elapsed time: 1:02:03.500000
+"""
+KILLED_LOG = """SNAKEMAKE
+  Date: 2026-11-27 04:00:00
+  Command: .venv/bin/snakemake --profile profiles/default
+2 of 5 steps (40%) done
+"""
+
+
+def make_run(root, build="b1"):
+    """A results/<scale> folder with every file a shipped run needs."""
+    src = root / "results" / "local"
+    for study in studies.studies_with_specs():
+        (src / "claims").mkdir(parents=True, exist_ok=True)
+        pd.DataFrame({"study": [study], "claim": [f"{study}-c"], "verdict": ["reproduced"]}).to_csv(
+            src / "claims" / f"{study}.csv", index=False)
+        (src / "claims" / f"{study}.md").write_text("# verdicts\n")
+        (src / "tidy").mkdir(exist_ok=True)
+        pd.DataFrame({"engine": ["leveldb", "leveldb"], "metric": ["get_mean_ns", "host_loadavg_start"],
+                      "value": [100.0, 1.5], "build_id": [build, build]}).to_csv(
+            src / "tidy" / f"{study}.csv", index=False)
+        (src / "tables" / study).mkdir(parents=True, exist_ok=True)
+        (src / "tables" / study / "regime.csv").write_text("figure,reached\nfig1,yes\n")
+        (src / "benchmarks" / study).mkdir(parents=True, exist_ok=True)
+        (src / "benchmarks" / study / "run.tsv").write_text("s\n1.0\n")
+    (src / "hardware").mkdir()
+    for name in ship.HARDWARE_FILES:
+        (src / "hardware" / name).write_text("{}\n")
+    (root / "build" / "leveldb").mkdir(parents=True)
+    (root / "build" / "leveldb" / "build_id.json").write_text(json.dumps({"id": "b1"}))
+    logs = [root / "a.snakemake.log", root / "b.snakemake.log"]
+    logs[0].write_text(KILLED_LOG)
+    logs[1].write_text(FINISHED_LOG)
+    return logs
+
+
+def test_ships_claims_with_commit_tidy_gzipped_and_the_invocations(tmp_path):
+    logs = make_run(tmp_path)
+    to = tmp_path / "ref"
+    run, size = ship.ship("local", tmp_path / "results", to, logs, tmp_path / "build", allow_dirty=True)
+    claims = pd.read_csv(to / "claims" / "slr.csv")
+    assert list(claims["commit"]) == [run["commit"]] and len(run["commit"]) == 40
+    with gzip.open(to / "tidy" / "slr.csv.gz", "rt") as f:
+        assert "host_loadavg_start" in f.read()
+    assert (to / "tables" / "slr" / "regime.csv").exists() and (to / "hardware" / "fingerprint.json").exists()
+    killed, finished = run["invocations"]
+    assert not killed["finished"] and killed["jobs_done"] == 2
+    assert finished["finished"] and finished["wall_seconds"] == 3723.5
+    assert run["build_ids"] == {"leveldb": ["b1"]}
+    assert run["host_load"]["host_loadavg_start"]["median"] == 1.5
+    assert json.loads((to / "run.json").read_text())["jobs_done"] == 5
+    # shipping twice gives the same bytes (gzip without a timestamp)
+    before = (to / "tidy" / "slr.csv.gz").read_bytes()
+    ship.ship("local", tmp_path / "results", to, logs, tmp_path / "build", allow_dirty=True)
+    assert (to / "tidy" / "slr.csv.gz").read_bytes() == before
+
+
+def test_refuses_rows_of_another_build(tmp_path):
+    logs = make_run(tmp_path, build="old")
+    with pytest.raises(InputError, match="build_id of leveldb.*builds old"):
+        ship.ship("local", tmp_path / "results", tmp_path / "ref", logs, tmp_path / "build", allow_dirty=True)
+
+
+def test_refuses_a_study_without_verdicts(tmp_path):
+    logs = make_run(tmp_path)
+    (tmp_path / "results" / "local" / "claims" / "bourbon.csv").unlink()
+    with pytest.raises(InputError, match="bourbon.csv.*not complete"):
+        ship.ship("local", tmp_path / "results", tmp_path / "ref", logs, tmp_path / "build", allow_dirty=True)
+
+
+def test_a_log_without_a_header_is_named(tmp_path):
+    bad = tmp_path / "x.snakemake.log"
+    bad.write_text("nothing here\n")
+    with pytest.raises(InputError, match="x.snakemake.log: Date"):
+        ship.invocation(bad)
