@@ -126,6 +126,117 @@ bool WaitForRunner(std::string* err) {
   return true;
 }
 
+// Loads every key (in the load order) and settles: a `load` and a `settle`
+// phase record.
+bool LoadAndSettle(Engine* engine, Executor* exec, const RunSpec& spec, RunLog* log,
+                   std::string* err) {
+  std::vector<uint64_t> order = spec.keys;
+  if (spec.shuffled_load) Shuffle(&order, spec.seed ^ 0x6c6f6164ull);
+  Progress load_bar("load", order.size(), spec.progress);
+  uint64_t t0 = NowNanos();
+  for (uint64_t i = 0; i < order.size(); i++) {
+    if (!exec->Load(order[i], err)) {
+      *err = "load: " + *err;
+      return false;
+    }
+    load_bar.Tick(i + 1);
+  }
+  load_bar.Done();
+  log->Write("phase", Phase("load", order.size(), NowNanos() - t0));
+  order.clear();
+  order.shrink_to_fit();
+
+  t0 = NowNanos();
+  if (!engine->Settle(spec.full_compaction, err)) {
+    *err = "settle: " + *err;
+    return false;
+  }
+  log->Write("phase", Phase("settle", 0, NowNanos() - t0));
+  return true;
+}
+
+// Edge probes, untimed, before the stream (which may write).
+bool ProbeEdges(Executor* exec, const RunSpec& spec, std::string* err) {
+  uint64_t nanos;
+  bool found;
+  for (const Op& op : EdgeProbes(spec.keys)) {
+    if (!exec->Do(op, &nanos, &found, err)) {
+      *err = std::string("probe: ") + OpName(op.type) + ": " + *err;
+      return false;
+    }
+  }
+  return true;
+}
+
+// The measured phase: every op timed into its type's histograms; settles
+// the stream asks for (the differential stream's) are excluded from run_ns.
+bool RunStream(Engine* engine, Executor* exec, const RunSpec& spec, OpStats* stats,
+               uint64_t* run_ns, std::string* err) {
+  uint64_t nanos;
+  bool found;
+  Progress run_bar("run", spec.ops.size(), spec.progress);
+  uint64_t run_start = NowNanos(), settle_ns = 0;
+  for (size_t i = 0; i < spec.ops.size(); i++) {
+    if (spec.settle_every > 0 && i > 0 && i % spec.settle_every == 0) {
+      uint64_t s0 = NowNanos();
+      if (!engine->Settle(false, err)) {
+        *err = "settle during run: " + *err;
+        return false;
+      }
+      settle_ns += NowNanos() - s0;
+    }
+    const Op& op = spec.ops[i];
+    if (!exec->Do(op, &nanos, &found, err)) {
+      *err = std::string("run: ") + OpName(op.type) + ": " + *err;
+      return false;
+    }
+    OpStats& s = stats[static_cast<int>(op.type)];
+    s.seen = true;
+    s.engine_ns += nanos;
+    // Gets record into found/absent only; "all" is their merge, so the hot
+    // path pays for one histogram update per op.
+    if (op.type == OpType::kGet) {
+      (found ? s.found : s.absent).Record(nanos);
+    } else {
+      s.all.Record(nanos);
+    }
+    run_bar.Tick(i + 1);
+  }
+  *run_ns = NowNanos() - run_start - settle_ns;
+  run_bar.Done();
+  return true;
+}
+
+// The latency records of every op type seen, and the driver's own share of
+// the run phase (its time outside engine calls).
+void WriteLatencies(OpStats* stats, uint64_t run_ns, uint64_t n, RunLog* log) {
+  uint64_t engine_ns = 0;
+  for (int t = 0; t < kOpTypes; t++) {
+    OpStats& s = stats[t];
+    if (!s.seen) continue;
+    OpType type = static_cast<OpType>(t);
+    if (type == OpType::kGet) {
+      s.all.Merge(s.found);
+      s.all.Merge(s.absent);
+    }
+    log->Write("latency", RunLog::Latency(OpName(type), "all", s.all));
+    if (type == OpType::kGet) {
+      log->Write("latency", RunLog::Latency("get", "found", s.found));
+      log->Write("latency", RunLog::Latency("get", "absent", s.absent));
+    }
+    engine_ns += s.engine_ns;
+  }
+  // What the harness itself costs per op (clock reads, verification,
+  // histogram), measured as the run phase's time outside engine calls.
+  log->Write("breakdown",
+             {{"scope", "driver"},
+              {"ops", n},
+              {"unit", "ns"},
+              {"steps", {{"engine_call", engine_ns}, {"harness", run_ns - engine_ns}}},
+              {"per_op", {{"engine_call", n ? double(engine_ns) / n : 0.0},
+                          {"harness", n ? double(run_ns - engine_ns) / n : 0.0}}}});
+}
+
 }  // namespace
 
 RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
@@ -136,40 +247,13 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
   Executor exec(engine, spec, &verifier, spec.digest ? &digest : nullptr);
 
   // Load and settle, unless the database already holds the keys.
-  if (spec.load) {
-    std::vector<uint64_t> order = spec.keys;
-    if (spec.shuffled_load) Shuffle(&order, spec.seed ^ 0x6c6f6164ull);
-    Progress load_bar("load", order.size(), spec.progress);
-    uint64_t t0 = NowNanos();
-    for (uint64_t i = 0; i < order.size(); i++) {
-      if (!exec.Load(order[i], &err)) {
-        result.error = "load: " + err;
-        return result;
-      }
-      load_bar.Tick(i + 1);
-    }
-    load_bar.Done();
-    log->Write("phase", Phase("load", order.size(), NowNanos() - t0));
-    order.clear();
-    order.shrink_to_fit();
-
-    // Settle.
-    t0 = NowNanos();
-    if (!engine->Settle(spec.full_compaction, &err)) {
-      result.error = "settle: " + err;
-      return result;
-    }
-    log->Write("phase", Phase("settle", 0, NowNanos() - t0));
+  if (spec.load && !LoadAndSettle(engine, &exec, spec, log, &err)) {
+    result.error = err;
+    return result;
   }
-
-  // Edge probes, untimed, before the stream (which may write).
-  uint64_t nanos;
-  bool found;
-  for (const Op& op : EdgeProbes(spec.keys)) {
-    if (!exec.Do(op, &nanos, &found, &err)) {
-      result.error = std::string("probe: ") + OpName(op.type) + ": " + err;
-      return result;
-    }
+  if (!ProbeEdges(&exec, spec, &err)) {
+    result.error = err;
+    return result;
   }
   uint64_t probes = verifier.verified();
 
@@ -190,66 +274,15 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
     return result;
   }
 
-  // Run.
   OpStats stats[kOpTypes];
-  Progress run_bar("run", spec.ops.size(), spec.progress);
-  uint64_t run_start = NowNanos(), settle_ns = 0;
-  for (size_t i = 0; i < spec.ops.size(); i++) {
-    if (spec.settle_every > 0 && i > 0 && i % spec.settle_every == 0) {
-      uint64_t s0 = NowNanos();
-      if (!engine->Settle(false, &err)) {
-        result.error = "settle during run: " + err;
-        return result;
-      }
-      settle_ns += NowNanos() - s0;
-    }
-    const Op& op = spec.ops[i];
-    if (!exec.Do(op, &nanos, &found, &err)) {
-      result.error = std::string("run: ") + OpName(op.type) + ": " + err;
-      return result;
-    }
-    OpStats& s = stats[static_cast<int>(op.type)];
-    s.seen = true;
-    s.engine_ns += nanos;
-    // Gets record into found/absent only; "all" is their merge, so the hot
-    // path pays for one histogram update per op.
-    if (op.type == OpType::kGet) {
-      (found ? s.found : s.absent).Record(nanos);
-    } else {
-      s.all.Record(nanos);
-    }
-    run_bar.Tick(i + 1);
+  uint64_t run_ns = 0;
+  if (!RunStream(engine, &exec, spec, stats, &run_ns, &err)) {
+    result.error = err;
+    return result;
   }
-  uint64_t run_ns = NowNanos() - run_start - settle_ns;
-  run_bar.Done();
   log->Write("phase", Phase("run", spec.ops.size(), run_ns));
+  WriteLatencies(stats, run_ns, spec.ops.size(), log);
 
-  uint64_t engine_ns = 0;
-  for (int t = 0; t < kOpTypes; t++) {
-    OpStats& s = stats[t];
-    if (!s.seen) continue;
-    OpType type = static_cast<OpType>(t);
-    if (type == OpType::kGet) {
-      s.all.Merge(s.found);
-      s.all.Merge(s.absent);
-    }
-    log->Write("latency", RunLog::Latency(OpName(type), "all", s.all));
-    if (type == OpType::kGet) {
-      log->Write("latency", RunLog::Latency("get", "found", s.found));
-      log->Write("latency", RunLog::Latency("get", "absent", s.absent));
-    }
-    engine_ns += s.engine_ns;
-  }
-  // What the harness itself costs per op (clock reads, verification,
-  // histogram), measured as the run phase's time outside engine calls.
-  uint64_t n = spec.ops.size();
-  log->Write("breakdown",
-             {{"scope", "driver"},
-              {"ops", n},
-              {"unit", "ns"},
-              {"steps", {{"engine_call", engine_ns}, {"harness", run_ns - engine_ns}}},
-              {"per_op", {{"engine_call", n ? double(engine_ns) / n : 0.0},
-                          {"harness", n ? double(run_ns - engine_ns) / n : 0.0}}}});
   uint64_t stats_start = NowNanos();
   for (nlohmann::json& b : engine->Breakdowns()) log->Write("breakdown", std::move(b));
   log->Write("engine", engine->Stats());
