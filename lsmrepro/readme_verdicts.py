@@ -11,8 +11,8 @@ and nothing else: the causes measured stay as prose beside the block. The
 block is read from the reference folder (the layout of results/<scale>/):
   claims/<study>.csv           verdicts (lsmrepro.claims)
   tables/<study>/regime.csv    whether each figure reached its paper's regime (lsmrepro.regime)
-  run.json                     the run: {"commit", "started" (ISO 8601), "wall_seconds",
-                               "jobs", "load_average": [1, 5, 15 min] at its end}
+  run.json                     the run: {"commit", "started", "wall_seconds", "jobs",
+                               "load_average": [1, 5, 15 min] at its end} (lsmrepro.run_manifest)
   hardware/fingerprint.json    the machine, and its load average when the run started
 A header line (commit, date, wall time, jobs, machine, load), the counts
 per verdict, then one row per claim: figure, the paper's number, ours with
@@ -115,8 +115,9 @@ def regime_rows(ref, study):
 
 
 def _experiments(r):
-    """The experiments whose runs the claim read (its `runs`), else its figure."""
-    runs = [x.split("/")[0] for x in vt.text(r, "runs").split(";") if x]
+    """The experiments whose runs the claim read (its `runs`, each
+    <experiment>/<point>/r<rep>), else its figure."""
+    runs = [x.split("/")[0] for x in vt.text(r, "runs").split(";") if "/" in x]
     return sorted(set(runs)) or [vt.figure_id(r)]
 
 
