@@ -95,7 +95,8 @@ def _loads(values):
 def header(ref, claims_path, claims):
     run = run_manifest(ref)
     commits = set(claims["commit"].astype(str)) if "commit" in claims.columns else set()
-    if commits - {run["commit"]}:
+    # a short hash of the same commit agrees
+    if any(not (str(run["commit"]).startswith(c) or c.startswith(str(run["commit"]))) for c in commits):
         raise InputError(claims_path, "commit", f"the commit of {_shown(Path(ref, 'run.json'))} ({run['commit']}),"
                                                 f" not {', '.join(sorted(commits))}")
     cpu, load_start = machine(ref)
