@@ -100,7 +100,7 @@ def header(ref, claims_path, claims):
         raise InputError(claims_path, "commit", f"the commit of {_shown(Path(ref, 'run.json'))} ({run['commit']}),"
                                                 f" not {', '.join(sorted(commits))}")
     cpu, load_start = machine(ref)
-    wall = humanfriendly.format_timespan(float(run["wall_seconds"]), max_units=2)
+    wall = humanfriendly.format_timespan(round(float(run["wall_seconds"])), max_units=2)
     return (f"Reference run of commit `{str(run['commit'])[:12]}`, started {run['started']}: {wall} of wall time"
             f" for {run['jobs']} jobs on {cpu}; load average {_loads(load_start)} when it started,"
             f" {_loads(run['load_average'])} at its end (1, 5, 15 min).")
@@ -117,9 +117,13 @@ def regime_rows(ref, study):
 
 def _experiments(r):
     """The experiments whose runs the claim read (its `runs`, each
-    <experiment>/<point>/r<rep>), else its figure."""
+    <experiment>/<point>/r<rep>); without runs, those its figure reads."""
     runs = [x.split("/")[0] for x in vt.text(r, "runs").split(";") if "/" in x]
-    return sorted(set(runs)) or [vt.figure_id(r)]
+    if runs:
+        return sorted(set(runs))
+    study, fig = vt.text(r, "study"), vt.figure_id(r)
+    known = study in studies.registry() and studies.spec_path(study).is_file() and fig in studies.figures(study)
+    return studies.figure_experiments(study, fig) if known else [fig]
 
 
 def regime_cell(r, regime):
