@@ -29,6 +29,7 @@ from lsmrepro import claims_rule as rule
 from lsmrepro import claims_spec as spec
 from lsmrepro import claims_stats as stats
 from lsmrepro import studies
+from lsmrepro import verdict_text as vt
 from base.atomic import atomic_path, write_text
 from lsmrepro.claims_measure import experiments  # noqa: F401 (re-exported: paper/common.smk)
 from lsmrepro.claims_spec import claim_files, load_claims  # noqa: F401 (re-exported)
@@ -171,27 +172,19 @@ def _fmt(v):
     return "—" if isinstance(v, float) and math.isnan(v) else f"{v:.4g}"
 
 
-def _measured_text(r):
-    text = f"{_fmt(r.measured)} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}] {r.unit}".strip()
-    if isinstance(r.detail, str) and ("members reproduced" in r.detail or r.detail.startswith("set min")):
-        text = r.detail.split("; ")[0] + f" (mean {text})"
-    return text
-
-
 def to_markdown(verdicts):
     """The verdicts as one table under the paper they are about: the paper's
     number beside ours, the rule, the context metrics of the same runs."""
     papers = sorted(set(verdicts["paper"].dropna().astype(str)) - {""})
     cited = "".join(f"Paper: {p}\n\n" for p in papers)
+    rows = verdicts.to_dict("records")
     shown = pd.DataFrame({
         "claim": verdicts["claim"],
         "statement": verdicts["statement"] + " (" + verdicts["section"] + ", " + verdicts["figure"] + ")",
         "paper": verdicts["paper_value"],
         "rule (band)": verdicts["rule"] + ": " + verdicts["expected"],
-        "measured (90% CI)": [_measured_text(r) for r in verdicts.itertuples()],
-        "n": verdicts["n"],
-        "verdict": ["**" + r.verdict + "**" + (f": {r.detail}" if r.verdict == "no data" and r.detail else "")
-                    for r in verdicts.itertuples()],
+        "measured (90% CI)": [vt.ours(r) for r in rows],
+        "verdict": ["**" + r["verdict"] + "**" + vt.verdict(r)[len(r["verdict"]):] for r in rows],
         "context": verdicts["context"].fillna(""),
     })
     return cited + shown.to_markdown(index=False) + "\n"

@@ -21,6 +21,7 @@ import pandas as pd
 from PIL import Image
 
 from lsmrepro import aggregate, bench, runlog, studies
+from lsmrepro import verdict_text as vt
 from base.atomic import write_text
 from base.errors import InputError, cli
 
@@ -79,12 +80,6 @@ def badge(verdict):
     return f"<span class='v {_slug(v)}'>{MARKS.get(v, '')} {html.escape(v)}</span>"
 
 
-def _fmt(v):
-    if isinstance(v, float):
-        return "—" if v != v else f"{v:.4g}"
-    return str(v)
-
-
 def _rel(path, out):
     return os.path.relpath(path, Path(out).parent)
 
@@ -126,15 +121,6 @@ def _text(r, column):
     return "" if value is None or (isinstance(value, float) and value != value) else str(value)
 
 
-def _ours(r):
-    """Our value with its interval and n: members' claims say how many reproduced."""
-    if str(_text(r, "detail")).startswith("share of members reproduced") and r.n:
-        return f"{round(r.measured * r.n)} of {int(r.n)} members reproduced"
-    if r.n == 0:
-        return "no rows"
-    return f"{_fmt(r.measured)} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}] {html.escape(_text(r, 'unit'))}, n = {int(r.n)}"
-
-
 def _short(statement):
     s = " ".join(str(statement).split())
     return s if len(s) <= SHORT else s[:SHORT].rsplit(" ", 1)[0] + " …"
@@ -169,7 +155,7 @@ def _members_text(raw):
         return raw
     if isinstance(members, dict):
         members = [{"member": k, **(v if isinstance(v, dict) else {"value": v})} for k, v in members.items()]
-    return "; ".join(", ".join(f"{k} {_fmt(v)}" for k, v in m.items()) for m in members if isinstance(m, dict))
+    return "; ".join(", ".join(f"{k} {vt.num(v)}" for k, v in m.items()) for m in members if isinstance(m, dict))
 
 
 def claims_table(claims):
@@ -177,11 +163,10 @@ def claims_table(claims):
     ours with interval and n, the verdict and the context metrics measured
     beside it."""
     rows = []
-    for r in claims.itertuples():
+    for r, d in zip(claims.itertuples(), claims.to_dict("records")):
         rows.append({"claim": f"<code>{html.escape(r.claim)}</code>", "statement": _claim_details(r),
-                     "paper": html.escape(_text(r, "paper_value") or _text(r, "expected")),
-                     "ours": _ours(r), "verdict": badge(r.verdict),
-                     "context": html.escape(_text(r, "context")).replace("; ", "<br>")})
+                     "paper": html.escape(vt.paper(d)), "ours": html.escape(vt.ours(d)), "verdict": badge(r.verdict),
+                     "context": "<br>".join(html.escape(c) for c in vt.context(d))})
     frame = pd.DataFrame(rows, columns=["claim", "statement", "paper", "ours", "verdict", "context"])
     if not frame["context"].astype(bool).any():
         frame = frame.drop(columns=["context"])

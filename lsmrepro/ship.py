@@ -7,7 +7,10 @@ copies what a run measured and what it concluded (claims, tidy tables
 gzipped, figure and regime tables, Snakemake's job times, the machine's
 fingerprint and fio calibration) and writes `run.json`: the commit and the
 build ids the run used, its Snakemake invocations (a run stopped and resumed
-is several), their wall time and jobs, and the load the runs saw. Raw logs
+is several), their wall time and jobs, and the load the runs saw (the
+runner's load average at each job's start, and the CPU share of other
+processes while it ran: median and max). The study READMEs' verdict
+blocks read it (lsmrepro.readme_verdicts). Raw logs
 stay behind; the tidy `source` column still names them.
 
 It refuses a run that is not one commit's: a dirty working tree, a tidy row
@@ -61,7 +64,7 @@ def current_builds(build_dir):
 _DATE = re.compile(r"^\s*Date: (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)", re.M)
 _COMMAND = re.compile(r"^\s*Command: (.*)$", re.M)
 _STEPS = re.compile(r"^(\d+) of (\d+) steps", re.M)
-_ELAPSED = re.compile(r"^Elapsed time: (\d+):(\d\d):(\d\d(?:\.\d+)?)", re.M)
+_ELAPSED = re.compile(r"^Elapsed time: (?:(\d+) days?, )?(\d+):(\d\d):(\d\d(?:\.\d+)?)", re.M)
 
 
 def invocation(log):
@@ -78,8 +81,8 @@ def invocation(log):
     start = datetime.strptime(date.group(1), "%Y-%m-%d %H:%M:%S")
     elapsed = _ELAPSED.search(text)
     if elapsed:
-        h, m, s = elapsed.groups()
-        wall = timedelta(hours=int(h), minutes=int(m), seconds=float(s)).total_seconds()
+        d, h, m, s = elapsed.groups()
+        wall = timedelta(days=int(d or 0), hours=int(h), minutes=int(m), seconds=float(s)).total_seconds()
     else:
         wall = datetime.fromtimestamp(path.stat().st_mtime).timestamp() - start.timestamp()
     steps = _STEPS.findall(text)
@@ -162,10 +165,11 @@ def ship(scale, results, to, logs, build_dir, allow_dirty=False):
         if not p.exists():
             raise InputError(p, None, "missing: the machine's fingerprint and fio calibration (rule hardware)")
         _copy(p, to / "hardware" / name)
-    runs = [invocation(log) for log in logs]
+    runs = sorted((invocation(log) for log in logs), key=lambda r: r["start"])
     run = {"scale": scale, "commit": commit, "dirty": dirty, "build_ids": used_builds,
-           "invocations": runs, "wall_seconds": round(sum(r["wall_seconds"] for r in runs), 1),
-           "jobs_done": sum(r["jobs_done"] for r in runs),
+           "started": runs[0]["start"], "invocations": runs,
+           "wall_seconds": round(sum(r["wall_seconds"] for r in runs), 1),
+           "jobs": sum(r["jobs_done"] for r in runs),
            "benchmark_jobs": sum(1 for p in (src / "benchmarks").rglob("*") if p.is_file()),
            "host_load": host_load(pd.concat(tidies, ignore_index=True)),
            "shipped": datetime.now().astimezone().isoformat(timespec="seconds")}
@@ -189,7 +193,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     run, size = ship(a.scale, a.results, a.to, a.logs, a.build_dir, a.allow_dirty)
     print(f"{a.to}: commit {run['commit'][:12]}, {len(run['invocations'])} invocation(s), "
-          f"{run['wall_seconds'] / 3600:.2f} h wall, {run['jobs_done']} jobs, {size / 2**20:.1f} MiB")
+          f"{run['wall_seconds'] / 3600:.2f} h wall, {run['jobs']} jobs, {size / 2**20:.1f} MiB")
 
 
 if __name__ == "__main__":

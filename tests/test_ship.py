@@ -16,7 +16,7 @@ SNAKEMAKE
   Command: .venv/bin/snakemake --profile profiles/default
 1 of 3 steps (33%) done
 3 of 3 steps (100%) done
-Elapsed time: 1:02:03.500000
+Elapsed time: 1 day, 1:02:03.500000
 """
 KILLED_LOG = """SNAKEMAKE
   Date: 2026-11-27 04:00:00
@@ -63,10 +63,10 @@ def test_ships_claims_with_commit_tidy_gzipped_and_the_invocations(tmp_path):
     assert (to / "tables" / "slr" / "regime.csv").exists() and (to / "hardware" / "fingerprint.json").exists()
     killed, finished = run["invocations"]
     assert not killed["finished"] and killed["jobs_done"] == 2
-    assert finished["finished"] and finished["wall_seconds"] == 3723.5
+    assert finished["finished"] and finished["wall_seconds"] == 86400 + 3723.5
     assert run["build_ids"] == {"leveldb": ["b1"]}
     assert run["host_load"]["host_loadavg_start"]["median"] == 1.5
-    assert json.loads((to / "run.json").read_text())["jobs_done"] == 5
+    assert json.loads((to / "run.json").read_text())["jobs"] == 5 and run["started"] == "2026-11-27T04:00:00"
     # shipping twice gives the same bytes (gzip without a timestamp)
     before = (to / "tidy" / "slr.csv.gz").read_bytes()
     ship.ship("local", tmp_path / "results", to, logs, tmp_path / "build", allow_dirty=True)

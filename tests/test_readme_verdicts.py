@@ -1,0 +1,138 @@
+"""lsmrepro.readme_verdicts: a study README's verdicts block written from a
+reference folder, and --check failing when the README and the CSVs part.
+The reference folder's claims and regime tables are made by the pipeline's
+own code (lsmrepro.aggregate, lsmrepro.claims, lsmrepro.regime) from sample
+run logs; only the run manifest and the fingerprint are written here."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from lsmrepro import aggregate, claims, readme_verdicts, regime, studies
+from base.errors import InputError
+
+REPO = Path(__file__).resolve().parents[1]
+RUN = {"commit": "0123456789abcdef", "started": "2026-11-27T08:00:00+00:00", "wall_seconds": 9000,
+       "jobs": 812,
+       "host_load": {"host_loadavg_start": {"median": 1.1, "max": 2.5, "runs": 40}}}
+PROSE_ABOVE, PROSE_BELOW = "A cause measured by hand, kept as prose.", "More prose after the table."
+
+
+def _gen(ref, paper, check=False):
+    """The generator in this process (the CLI's exit codes are tested once)."""
+    return readme_verdicts.run(["baseline"], ref, paper, check)
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "lsmrepro.readme_verdicts", *map(str, args)], cwd=REPO,
+                          capture_output=True, text=True)
+
+
+@pytest.fixture
+def reference(tmp_path, make_log):
+    """A reference folder with the baseline study's verdicts and regime table
+    from three sample runs, and a paper folder with its README."""
+    ref = tmp_path / "reference" / "local"
+    logs = [make_log(f"leveldb__uniform__r{i}.jsonl", rep=i, harness=10 + i, engine_ns=1000.0) for i in range(3)]
+    tidy_csv = tmp_path / "tidy.csv"
+    aggregate.aggregate(logs, tidy_csv)
+    tidy = pd.read_csv(tidy_csv, dtype={"run": str})
+    verdicts = claims.check("baseline", tidy, claims.load_claims(claims.claim_files("baseline")))
+    (ref / "claims").mkdir(parents=True)
+    verdicts.to_csv(ref / "claims" / "baseline.csv", index=False)
+    rows = regime.table("baseline", regime._read_tidy(tidy_csv), studies.figures("baseline"),
+                        studies.spec_path("baseline"))
+    regime.write(rows, ref / "tables" / "baseline" / "regime.csv", ref / "tables" / "baseline" / "regime.md")
+    (ref / "run.json").write_text(json.dumps(RUN))
+    (ref / "hardware").mkdir()
+    (ref / "hardware" / "fingerprint.json").write_text(json.dumps(
+        {"stable": {"cpu": {"model": "Test CPU", "threads": 2}}, "volatile": {"loadavg": [1.0, 2.0, 3.0]}}))
+    paper = tmp_path / "paper"
+    (paper / "baseline").mkdir(parents=True)
+    (paper / "baseline" / "README.md").write_text(
+        f"# baseline\n\n{PROSE_ABOVE}\n\n{readme_verdicts.BEGIN} reference=local -->\nan old hand-copied table\n"
+        f"{readme_verdicts.END}\n\n{PROSE_BELOW}\n")
+    return ref, paper, verdicts
+
+
+def test_the_block_is_written_from_the_csvs_and_check_then_passes(reference):
+    ref, paper, verdicts = reference
+    assert verdicts["verdict"].tolist() == ["reproduced"]  # the sample runs' harness is ~1% of a get
+    assert _gen(ref, paper) == [f"{paper / 'baseline' / 'README.md'}: verdicts rewritten from {ref}"]
+    text = (paper / "baseline" / "README.md").read_text()
+    assert "an old hand-copied table" not in text
+    assert PROSE_ABOVE in text and text.rstrip().endswith(PROSE_BELOW)  # nothing outside the block changes
+    block = text[text.index(readme_verdicts.BEGIN):text.index(readme_verdicts.END)]
+    assert "commit `0123456789ab`" in block and "2 hours and 30 minutes" in block and "812 jobs" in block
+    assert "2 threads of Test CPU" in block and "load average at the runs' starts 1.10 median, 2.50 max" in block
+    assert "**1 reproduced** of 1 claims" in block
+    row = next(line for line in block.splitlines() if "`driver-overhead-leveldb`" in line)
+    reached = pd.read_csv(ref / "tables" / "baseline" / "regime.csv").iloc[0]
+    cells = [c.strip() for c in row.strip("|").split(" | ")]
+    assert cells[1] == verdicts.loc[0, "figure"] and cells[2] == verdicts.loc[0, "paper_value"]
+    assert cells[3].startswith(f"{verdicts.loc[0, 'measured']:.4g} [") and cells[3].endswith(", n = 3")
+    assert cells[4] == "**reproduced**" and cells[5] == f"{reached['reached']}: {reached['why']}"
+    assert _gen(ref, paper, check=True) == []
+
+
+def test_check_fails_naming_the_readme_after_one_changed_cell(reference):
+    ref, paper, verdicts = reference
+    _gen(ref, paper)
+    changed = verdicts.copy()
+    changed.loc[0, "measured"] = verdicts.loc[0, "measured"] * 2
+    changed.to_csv(ref / "claims" / "baseline.csv", index=False)
+    r = _cli("--check", "--reference", ref, "--paper-dir", paper, "--study", "baseline")
+    assert r.returncode == 1
+    readme = paper / "baseline" / "README.md"
+    first = r.stderr.splitlines()[0]
+    line = readme.read_text().splitlines().index(
+        next(x for x in readme.read_text().splitlines() if "`driver-overhead-leveldb`" in x)) + 1
+    assert first.startswith(f"{readme}:{line}: differs from ") and "driver-overhead-leveldb" in r.stderr
+    # the README is left alone by --check; a rewrite makes it agree again
+    assert _gen(ref, paper, check=True) and _gen(ref, paper) and _gen(ref, paper, check=True) == []
+
+
+def test_a_hand_edit_inside_the_block_fails_the_check(reference):
+    ref, paper, _ = reference
+    _gen(ref, paper)
+    readme = paper / "baseline" / "README.md"
+    readme.write_text(readme.read_text().replace("**reproduced**", "**inconclusive**"))
+    (message,) = _gen(ref, paper, check=True)
+    assert message.startswith(f"{readme}:") and "**inconclusive**" in message
+
+
+def test_no_reference_shipped_is_one_line_and_check_holds_it(reference, tmp_path):
+    _, paper, _ = reference
+    empty = tmp_path / "nothing" / "local"
+    _gen(empty, paper)
+    lines = (paper / "baseline" / "README.md").read_text().splitlines()
+    block = lines[lines.index(f"{readme_verdicts.BEGIN} reference=local -->") + 1:lines.index(readme_verdicts.END)]
+    assert len(block) == 2 and block[0].startswith("<!-- generated by")
+    assert block[1].startswith("No reference run is shipped yet") and "claims/baseline.csv" in block[1]
+    assert _gen(empty, paper, check=True) == []
+
+
+def test_bad_reference_and_readme_are_one_clear_error_each(reference):
+    ref, paper, _ = reference
+    (ref / "run.json").write_text(json.dumps({k: v for k, v in RUN.items() if k != "jobs"}))
+    with pytest.raises(InputError, match=r"run.json: jobs: the fields of a run manifest"):
+        readme_verdicts.run(["baseline"], ref, paper, check=True)
+    (ref / "run.json").write_text(json.dumps({**RUN, "commit": "fedcba"}))
+    with pytest.raises(InputError, match=r"claims/baseline.csv: commit: the commit of"):
+        with_commit = pd.read_csv(ref / "claims" / "baseline.csv").assign(commit="0123456789abcdef")
+        with_commit.to_csv(ref / "claims" / "baseline.csv", index=False)
+        readme_verdicts.run(["baseline"], ref, paper, check=True)
+    (ref / "run.json").write_text(json.dumps(RUN))
+    (paper / "baseline" / "README.md").write_text("# no block\n")
+    with pytest.raises(InputError, match=r"README.md: verdicts block: one line starting `<!-- verdicts:begin"):
+        _gen(ref, paper, check=True)
+
+
+def test_the_repositorys_readmes_agree_with_the_shipped_reference():
+    """Every study README's block is what results/reference/local gives
+    (until a reference run is shipped: the line saying none is)."""
+    assert readme_verdicts.run(list(studies.registry()), REPO / "results" / "reference" / "local",
+                               REPO / "paper", check=True) == []
