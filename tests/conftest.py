@@ -73,12 +73,17 @@ def make_log(tmp_path):
     return make
 
 
-def _build(*engines):
-    """Builds the engines through the workflow (a no-op when up to date)."""
-    targets = [f"build/engines/{e}/bin/lsmbench" for e in engines]
+def _build(*engines, _done=set()):
+    """Builds the engines through the workflow, once per test session: each
+    Snakemake start reads every study (~10 s), and a dozen tests ask for the
+    same engines."""
+    targets = [f"build/engines/{e}/bin/lsmbench" for e in engines if e not in _done]
+    if not targets:
+        return
     r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default", *targets],
                        cwd=REPO, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-3000:]
+    _done.update(engines)
 
 
 @pytest.fixture
