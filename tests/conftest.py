@@ -10,6 +10,21 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
+# Longer checks (marker `long`) run with `pytest --long` (README, "Longer
+# checks"); ./run-tests reports them skipped with that command.
+def pytest_addoption(parser):
+    parser.addoption("--long", action="store_true", help="also run the longer checks (marker long)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--long"):
+        return
+    skip = pytest.mark.skip(reason="a longer check: .venv/bin/python -m pytest --long -m long (README)")
+    for item in items:
+        if "long" in item.keywords:
+            item.add_marker(skip)
+
+
 def _records(engine="leveldb", rep=0, harness=10.0, engine_ns=1000.0, wrong=0, build_engine=None,
              factors=None, experiment="point"):
     """`factors`: the run's grid point as the manifest gives it (its id is made from them)."""
