@@ -96,9 +96,10 @@ def copy_db(src, dst):
 
 
 def db_files(db):
-    """{relative path: size} of the database folder's files (not our marks)."""
+    """{relative path: size} of the database folder's files: not our marks,
+    nor the timestamp Snakemake puts in a directory output after its job."""
     return {str(p.relative_to(db)): p.stat().st_size for p in sorted(Path(db).rglob("*"))
-            if p.is_file() and p.name not in (LOADED_MARK, FAILED_MARK)}
+            if p.is_file() and p.name not in (LOADED_MARK, FAILED_MARK, ".snakemake_timestamp")}
 
 
 def db_bytes(db):
