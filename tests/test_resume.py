@@ -126,6 +126,7 @@ def test_killed_twice_then_resumed_ends_like_an_uninterrupted_run(tmp_path):
     done = subprocess.run(["./reproduce", *TARGET, f"results_dir={results}"], cwd=REPO, capture_output=True,
                           text=True)
     assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
+    assert "lock file(s) of a run that was killed" in done.stderr  # Snakemake's own, else it would refuse to start
     assert _files(results) == files
     assert all(path.read_bytes() == data for path, data in datasets.items())
     _check_whole(results)
