@@ -73,6 +73,11 @@ def exclusive(lock_path, what):
             print(f"{what}: waiting for {lock_path} (another job holds it; a killed workflow's job stops "
                   f"within seconds)", file=sys.stderr, flush=True)
             fcntl.flock(f, fcntl.LOCK_EX)
+        except OSError as e:  # a shared filesystem without locks (some cluster mounts)
+            print(f"{what}: {lock_path}: no file lock here ({e.strerror}); going on without it",
+                  file=sys.stderr, flush=True)
+            yield
+            return
         try:
             yield
         finally:
