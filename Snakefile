@@ -8,7 +8,13 @@ import os
 
 from snakemake.utils import min_version
 
+from base.jobguard import OWNER_ENV
+
 min_version("9.0")
+
+# Benchmark jobs stop when this process is gone (a Snakemake killed with
+# SIGKILL leaves its jobs running): base/jobguard.py.
+os.environ[OWNER_ENV] = str(os.getpid())
 
 
 configfile: "config/config.yaml"

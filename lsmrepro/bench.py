@@ -35,11 +35,20 @@ A job that fails (the engine errs, the memory limit kills it, its load
 failed) still leaves its log path holding one `failed` record with the
 reason, so the figure marks the failure and the rest of it renders. A run
 with wrong answers is no result and no failure mark: the job fails.
+
+A job told to stop (SIGTERM/SIGINT/SIGHUP, or the Snakemake that started it
+is gone: base/jobguard.py) is no result either: it stops the runner, removes
+what it wrote and fails, so a restarted workflow runs it again. Each job
+holds `.bench.lock` beside the loads while it runs and, once it has it,
+removes what an earlier attempt may have left (a half-loaded database, a
+log's temporary or `.failed` file): a restart never runs beside a leftover
+job nor starts from its remains.
 """
 import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -47,11 +56,30 @@ from pathlib import Path
 
 from base.atomic import write_text
 from base.errors import InputError, cli
+from base.jobguard import exclusive, watch_owner
 from base.sizes import parse_size
 from hardware.pagecache import evict
-from lsmrepro import studies
 
 FAILED_MARK = "FAILED.json"  # in a load's database folder when the load failed
+# ... and when it is done: its files and sizes, which a run checks before it
+# copies them (a kill while Snakemake deletes a load leaves part of it)
+LOADED_MARK = "LOADED.json"
+LOCK = ".bench.lock"  # beside the loads' databases: one benchmark job at a time
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+class Stopped(Exception):
+    """The job was told to stop: neither a result nor a failure."""
+
+
+def clear_outputs(log, limits, db=None):
+    """Removes a job's outputs and what a killed attempt leaves beside them:
+    lsmbench's `<log>.tmp` and `<log>.failed`, atomic writes' `.<name>.tmp<pid>`."""
+    for path in (Path(log), Path(limits)):
+        for leftover in (path, Path(f"{path}.tmp"), Path(f"{path}.failed"), *path.parent.glob(f".{path.name}.tmp*")):
+            leftover.unlink(missing_ok=True)
+    if db is not None:
+        shutil.rmtree(db, ignore_errors=True)
 
 
 def copy_db(src, dst):
@@ -67,9 +95,28 @@ def copy_db(src, dst):
     return "copy"
 
 
+def db_files(db):
+    """{relative path: size} of the database folder's files: not our marks,
+    nor the timestamp Snakemake puts in a directory output after its job."""
+    return {str(p.relative_to(db)): p.stat().st_size for p in sorted(Path(db).rglob("*"))
+            if p.is_file() and p.name not in (LOADED_MARK, FAILED_MARK, ".snakemake_timestamp")}
+
+
 def db_bytes(db):
     """The database folder's size on disk."""
-    return sum(p.stat().st_size for p in Path(db).rglob("*") if p.is_file())
+    return sum(db_files(db).values())
+
+
+def check_loaded(db):
+    """The load's database is whole: every file its load left, at its size."""
+    mark = Path(db, LOADED_MARK)
+    try:
+        expected = json.loads(mark.read_text())["files"]
+    except (OSError, ValueError, KeyError):
+        expected = None
+    if expected is None or db_files(db) != expected:
+        raise InputError(str(db), LOADED_MARK, "a whole load's database (its files as its load left them); it was "
+                         "cut short or changed: delete the folder and its load's log under raw/loads/ to load it again")
 
 
 def db_share_budget(db, rule):
@@ -156,13 +203,36 @@ def _run_job(args, extra_meta):
         cmd += ["--meta", f"{k}={v}"]
     print("bench:", " ".join(cmd), file=sys.stderr, flush=True)
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
-    last = ""
-    for line in proc.stderr:
-        sys.stderr.write(line)
-        if line.strip().startswith("error:"):
-            last = line.strip()[len("error:"):].strip()
-    status = proc.wait()
+    stop = []
+
+    def stop_job(reason):
+        if not stop:
+            stop.append(reason)
+            print(f"bench: stopping the job: {reason}", file=sys.stderr, flush=True)
+            proc.send_signal(signal.SIGTERM)  # the cgroup runner stops the job and removes its cgroup
+
+    handlers = {sig: signal.signal(sig, lambda signum, _: stop_job(f"got {signal.Signals(signum).name}"))
+                for sig in STOP_SIGNALS}
+    watch_owner(stop_job)
+    try:
+        last = ""
+        for line in proc.stderr:
+            sys.stderr.write(line)
+            if line.strip().startswith("error:"):
+                last = line.strip()[len("error:"):].strip()
+        status = proc.wait()
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    if stop:
+        raise Stopped(stop[0])
     return status, last or _killed_by_limit(args.limits) or f"exit status {status}"
+
+
+def _stopped(args, stopped, db=None):
+    clear_outputs(args.log, args.limits, db)
+    print(f"error: {args.log}: stopped before its end ({stopped}); nothing kept", file=sys.stderr)
+    return 1
 
 
 def _killed_by_limit(limits):
@@ -185,9 +255,19 @@ def _ensure_limits_report(path, reason):
 
 def load(args):
     check_options(args.lsmbench)
+    with exclusive(Path(args.db).parent / LOCK, "bench"):
+        clear_outputs(args.log, args.limits, args.db)
+        try:
+            return _load(args)
+        except Stopped as e:
+            return _stopped(args, e, args.db)
+
+
+def _load(args):
     meta = {**_meta_of(args.lsmbench), "phase": "load"}
     status, reason = _run_job(args, meta)
     if status == 0:
+        write_text(Path(args.db, LOADED_MARK), json.dumps({"files": db_files(args.db)}) + "\n")
         return 0
     if Path(args.log + ".failed").exists():
         print(f"error: {args.log}: wrong answers during the load; see {args.log}.failed", file=sys.stderr)
@@ -214,6 +294,15 @@ def _manifest(text):
 def run(args):
     check_options(args.lsmbench)
     manifest = _manifest(args.manifest)
+    with exclusive(Path(args.source).parent / LOCK, "bench"):
+        clear_outputs(args.log, args.limits)
+        try:
+            return _run(args, manifest)
+        except Stopped as e:
+            return _stopped(args, e)
+
+
+def _run(args, manifest):
     meta = {**_meta_of(args.lsmbench), "phase": "run", "cache": args.cache, "load_log": args.load_log}
     mark = Path(args.source, FAILED_MARK)
     if mark.exists():
@@ -222,11 +311,14 @@ def run(args):
         _ensure_limits_report(args.limits, reason)
         print(f"bench: {reason}; marked in {args.log}", file=sys.stderr)
         return 0
+    check_loaded(args.source)
     if "%db" in args.memory:
         meta["memory_limit_rule"] = args.memory
         args.cache_budget = db_share_budget(args.source, args.memory)
         args.db_bytes = db_bytes(args.source)
-        # until the open is done: the scale's own limit
+        # until the open is done: the scale's own limit. Imported here: its
+        # pandas took ~1 s of every benchmark job's start, and few runs need it.
+        from lsmrepro import studies
         args.memory = studies.load_scale(meta["scale"])["hardware"]["memory_limit"]
     t0 = time.monotonic()
     meta["db_copy"] = copy_db(args.source, args.db)

@@ -7,10 +7,8 @@ statistical rule", documents it)."""
 import math
 from pathlib import Path
 
-import yaml
-
 from lsmrepro import studies
-from base.yamlio import validate
+from base.yamlio import load_yaml, validate
 from base.errors import InputError
 
 HERE = Path(__file__).resolve().parent.parent
@@ -41,11 +39,7 @@ def load_claims(paths=None):
 
 
 def _load_file(path):
-    try:
-        with open(path) as f:
-            data = yaml.safe_load(f)
-    except FileNotFoundError:
-        raise InputError(path, "", "file not found") from None
+    data = load_yaml(path)  # libyaml: every Snakemake start reads every claim
     validate(data, SCHEMA, path)
     for i, c in enumerate(data["claims"]):
         if c["study"] not in studies.registry():

@@ -22,8 +22,14 @@ except InputError as e:
 
 RUN_BY_ID = {scale: {(r.study, r.figure, r.point, r.rep): r for r in frame.itertuples()}
              for scale, frame in RUNS.items()}
-RUNS_OF_LOAD = {scale: {load: list(g.itertuples()) for load, g in frame.groupby("load")} if len(frame) else {}
-                for scale, frame in RUNS.items()}
+# grouped from RUN_BY_ID's rows: a groupby's itertuples per load took ~10 s of
+# every Snakemake start (and every test that starts one)
+RUNS_OF_LOAD = {}
+for _scale, _by_id in RUN_BY_ID.items():
+    _groups = {}
+    for _r in _by_id.values():
+        _groups.setdefault(_r.load, []).append(_r)
+    RUNS_OF_LOAD[_scale] = {load: _groups[load] for load in sorted(_groups)}
 
 
 def run_stem(scale, study, figure, point, rep):

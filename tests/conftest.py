@@ -10,6 +10,21 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
+# Longer checks (marker `long`) run with `pytest --long` (README, "Longer
+# checks"); ./run-tests reports them skipped with that command.
+def pytest_addoption(parser):
+    parser.addoption("--long", action="store_true", help="also run the longer checks (marker long)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--long"):
+        return
+    skip = pytest.mark.skip(reason="a longer check: .venv/bin/python -m pytest --long -m long (README)")
+    for item in items:
+        if "long" in item.keywords:
+            item.add_marker(skip)
+
+
 def _records(engine="leveldb", rep=0, harness=10.0, engine_ns=1000.0, wrong=0, build_engine=None,
              factors=None, experiment="point"):
     """`factors`: the run's grid point as the manifest gives it (its id is made from them)."""
@@ -73,12 +88,17 @@ def make_log(tmp_path):
     return make
 
 
-def _build(*engines):
-    """Builds the engines through the workflow (a no-op when up to date)."""
-    targets = [f"build/engines/{e}/bin/lsmbench" for e in engines]
+def _build(*engines, _done=set()):
+    """Builds the engines through the workflow, once per test session: each
+    Snakemake start reads every study (~10 s), and a dozen tests ask for the
+    same engines."""
+    targets = [f"build/engines/{e}/bin/lsmbench" for e in engines if e not in _done]
+    if not targets:
+        return
     r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default", *targets],
                        cwd=REPO, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-3000:]
+    _done.update(engines)
 
 
 @pytest.fixture

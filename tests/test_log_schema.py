@@ -5,7 +5,6 @@ pipeline uses (lsmrepro/runlog.py). Records are closed (no undeclared field),
 so a field the writer adds without declaring it fails here."""
 import json
 import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -124,20 +123,13 @@ def test_schema_version_is_the_writers(lsmbench_map, dataset, tmp_path):
     assert log.run["schema_version"] == schema["$defs"]["run"]["properties"]["schema_version"]["const"]
 
 
-def _build(engines):
-    targets = [f"build/engines/{e}/bin/lsmbench" for e in engines]
-    r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default", *targets],
-                       cwd=REPO, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr[-3000:]
-
-
 @pytest.mark.e2e
-def test_real_engine_output_passes_the_schema(dataset, tmp_path):
+def test_real_engine_output_passes_the_schema(built, dataset, tmp_path):
     """LevelDB (built here when missing, as test_difftest.py builds it) and
     every other engine already built: point lookups and the differential
     stream, with fixed-width and variable-length keys, logged by the real
     adapter and checked by the verifier in the engine's own key order."""
-    _build(["leveldb"])
+    built("leveldb")
     built = [e for e in registry.engine_ids() if (REPO / f"build/engines/{e}/bin/lsmbench").is_file()]
     runs = {"point": RUNS["point"], "diff": RUNS["diff"]}
     for encoding in ("decimal_var", "ycsb_user"):
