@@ -16,6 +16,7 @@ paper/README.md ("The statistical rule") gives each band and test.
         --out-csv ... --out-md ...
     python -m lsmrepro.claims --study bourbon --figure fig12 --tidy results/local/tidy/bourbon/fig12.csv ...
     python -m lsmrepro.claims --power --scale local [--study S] [--claims FILE ...]
+    python -m lsmrepro.claims --measure-noise results/local [--write config/scales/local.yaml]
 """
 import argparse
 import json
@@ -211,8 +212,13 @@ def main(argv=None):
     ap.add_argument("--power", action="store_true",
                     help="simulate every claim at --scale: can it pass at the paper's value and fail outside? "
                          "(exit 1 when not, naming the fix)")
+    ap.add_argument("--measure-noise", metavar="RESULTS",
+                    help="estimate each figure's run-to-run noise from RESULTS/tidy (results/<scale>)")
+    ap.add_argument("--write", metavar="SCALE_YAML", help="with --measure-noise: write it into that scale's noise:")
     args = ap.parse_args(argv)
     from lsmrepro.studies import load_scale
+    if args.measure_noise:
+        return _measure_noise(args.measure_noise, args.write)
     if args.power:
         if not args.scale:
             ap.error("--power needs --scale")
@@ -236,6 +242,22 @@ def main(argv=None):
     write_text(args.out_md, to_markdown(verdicts))
     for _, r in verdicts.iterrows():
         print(f"claims: {r.claim}: {r.verdict} ({_fmt(r.measured)} vs {r.expected})", file=sys.stderr)
+
+
+def _measure_noise(results, write):
+    from pathlib import Path
+    from lsmrepro import claims_noise
+    from lsmrepro.studies import load_scale
+    spread, files = claims_noise.read_run(results)
+    source = claims_noise.source_text(results, files, studies.REPO)
+    measured = claims_noise.estimate(spread, load_claims(claim_files()), source)
+    scale = Path(write).stem if write else Path(results).name
+    known = write or (studies.CONFIG_DIR / "scales" / f"{scale}.yaml").is_file()
+    for line in claims_noise.lines(measured, load_scale(scale, Path(write).parent.parent if write else studies.CONFIG_DIR)
+                                   if known else {}):
+        print(line)
+    if write:
+        claims_noise.write(write, measured)
 
 
 if __name__ == "__main__":
