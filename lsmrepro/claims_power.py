@@ -290,6 +290,10 @@ def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates
     if blind:
         return (f"its selectors pick no rows at scale {scale} ({', '.join(f'measure.{k}' for k in blind)}): fix "
                 f"the claim's selectors, or its figure's `select` in config/scales/{scale}.yaml")
+    absent = _absent_members(claim["measure"], rows)
+    if absent:
+        return (f"its members {', '.join(absent)} have no runs at scale {scale}: no repetition count makes "
+                f"them pass; fix the claim's members, or its figure's `select` in config/scales/{scale}.yaml")
     reps = _repetitions(scale_cfg, claim)
     want = fix(claim, rows, cv, reps, rng, level)
     s, figs = claim["study"], tuple(sorted(cm.experiments(claim)))
@@ -302,6 +306,18 @@ def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates
     need["want"] = max(need["want"], want)
     return (f"fix repetitions of {', '.join(f'{s}/{f}' for f in figs)} in config/scales/{scale}.yaml: "
             f"{reps} -> {want} ({_price(all_runs, estimates, scale, s, figs, reps, want)})")
+
+
+def _absent_members(m, rows):
+    """The members an ordering or a group names that no run of the scale has."""
+    if m["kind"] == "ordering":
+        named, column = [*m["lower"], *m["higher"]], m["by"]
+    elif m["kind"] == "group" and "members" in m:
+        named, column = m["members"], m["group_by"]
+    else:
+        return []
+    have = set(rows[column]) if column in rows else set()
+    return [cm._text(v) for v in named if cm._text(v) not in have]
 
 
 def _price(all_runs, estimates, scale, study, figs, have, want):
