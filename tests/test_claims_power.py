@@ -107,3 +107,11 @@ def test_a_trend_pairs_its_two_ends_per_repetition_in_the_simulation():
 def test_every_claim_can_pass_and_fail_at_local():
     failed, lines = _power(claims.load_claims(), "local")
     assert not failed, "\n".join(line for line in lines if "FAIL" in line)
+
+
+def test_an_ordering_member_the_scale_does_not_run_is_named():
+    c = _claim("absent", {"kind": "ordering", "where": {"metric": "driver_harness_per_op"}, "by": "engine",
+                          "lower": ["leveldb"], "higher": ["rocksdb", "nosuch"], "pair_on": ["dataset", "repetition"]},
+               {"direction": "less"}, {"kind": "direction", "than": 1.0})
+    failed, lines = _power([c])
+    assert failed == ["absent"] and "its members nosuch have no runs at scale smoke" in lines[0]
