@@ -256,7 +256,9 @@ def _measure_noise(results, write):
     for line in claims_noise.lines(measured, load_scale(scale, Path(write).parent.parent if write else studies.CONFIG_DIR)
                                    if known else {}):
         print(line)
-    if write:
+    if not measured:
+        print(f"{results}: no point of any figure has two repetitions: nothing measured, the declared noise stands")
+    elif write:
         claims_noise.write(write, measured)
 
 

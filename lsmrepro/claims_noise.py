@@ -38,8 +38,8 @@ def upper_sd(sd, df, confidence=CONFIDENCE):
 
 def within_point(tidy):
     """Per (study, experiment, metric): the pooled sum of squares of a run's
-    log value about its point's mean (`ss`), its df and the number of points
-    with >= 2 repetitions. Rows of one repetition and point (ops, levels a
+    log value about its point's mean (`ss`), its df and the number of
+    points with >= 2 repetitions. Rows of one repetition and point (ops, levels a
     run reports more than once under one key) are averaged first;
     non-positive values have no log and are left out. A metric with no
     spread at all (a size one load fixes, a device calibration every run
@@ -51,15 +51,23 @@ def within_point(tidy):
     g = per_rep.groupby(key, dropna=False)["_log"]
     points = pd.DataFrame({"n": g.count(), "var": g.var(ddof=1)}).reset_index()
     points = points[points["n"] >= 2]
+    # The rows of one run under one metric (its ops, subsets, levels) move
+    # together: a point's df counts its repetitions once, its variance is
+    # the mean over those rows.
+    per_point = ["study", "experiment", "metric", "point"] if "point" in points else key
+    points = points.groupby(per_point, dropna=False).agg(n=("n", "min"), var=("var", "mean")).reset_index()
     points = points.assign(df=points["n"] - 1, ss=points["var"] * (points["n"] - 1))
     out = points.groupby(["study", "experiment", "metric"], dropna=False).agg(
         df=("df", "sum"), ss=("ss", "sum"), points=("n", "size")).reset_index()
     return out[out["ss"] > 0]
 
 
-def _pooled(rows):
-    df, ss = int(rows["df"].sum()), float(rows["ss"].sum())
-    sd = math.sqrt(ss / df)
+def _pooled(rows, df=None):
+    """The pooled sd of `rows` and its upper bound; `df`: the degrees of
+    freedom to bound it at, when the rows' sum overstates them."""
+    pooled_df, ss = int(rows["df"].sum()), float(rows["ss"].sum())
+    sd = math.sqrt(ss / pooled_df)
+    df = df or pooled_df
     return {"cv": _up(upper_sd(sd, df)), "df": df, "sd": round(sd, 4)}
 
 
@@ -83,19 +91,20 @@ def claim_metrics(claims):
 
 def estimate(spread, claims, source):
     """"study/figure" -> {cv, df, sd, points, source, metrics: {metric: {cv, df, sd}}}:
-    cv is the upper bound of the figure's pooled sd over the metrics its
-    claims select (all its varying metrics when none has repetitions), and
-    each of those metrics' own; `spread`: within_point of the run's tables."""
+    each metric its claims select with its own estimate, the figure's that
+    of the noisiest (all its varying metrics pooled when none of its claims'
+    repeats); `spread`: within_point of the run's tables."""
     wanted = claim_metrics(claims)
     out = {}
     for (study, exp), rows in spread.groupby(["study", "experiment"]):
         mine = rows[rows["metric"].isin(wanted.get((study, exp), set()))]
-        pooled = mine if len(mine) else rows
-        entry = {**_pooled(pooled), "points": int(pooled["points"].sum()), "source": source}
-        if len(mine):
-            entry["metrics"] = {r.metric: _pooled(pd.DataFrame([r._asdict()])) for r in mine.itertuples()}
-        else:
-            entry["over"] = "every metric with spread (no claim's metric repeats here)"
+        if len(mine):  # the noisiest of its claims' metrics: one run's metrics are not independent
+            per = {r.metric: _pooled(pd.DataFrame([r._asdict()])) for r in mine.itertuples()}
+            top = max(per, key=lambda k: per[k]["cv"])
+            entry = {**per[top], "points": int(mine["points"].sum()), "source": source, "metrics": per}
+        else:  # pooled, at one metric's df: the runs counted once
+            entry = {**_pooled(rows, int(rows["df"].max())), "points": int(rows["points"].sum()), "source": source,
+                     "over": "every metric with spread (no claim's metric repeats here)"}
         out[f"{study}/{exp}"] = entry
     return out
 
@@ -125,11 +134,16 @@ def lines(measured, scale_cfg):
     for fig, e in sorted(measured.items()):
         per = ", ".join(f"{k} {v['cv']:g} (df {v['df']})" for k, v in sorted(e.get("metrics", {}).items()))
         yield (f"{fig}: cv {e['cv']:g} (upper {CONFIDENCE:.0%} bound; sd {e['sd']:g}, df {e['df']}, "
-               f"{e['points']} points){'; ' + per if per else ''}")
+               f"{e['points']} point-metric cells){'; ' + per if per else ''}")
     declared = {k: v for k, v in scale_cfg.get("noise", {}).get("figures", {}).items()
                 if k not in measured and not isinstance(v, dict)}
     for fig, cv in sorted(declared.items()):
         yield f"{fig}: cv {cv:g} declared (no repeated points in this run)"
+    noise = scale_cfg.get("noise", {})
+    if noise:
+        studies_ = ", ".join(f"{k} {v:g}" for k, v in sorted(noise.get("studies", {}).items()))
+        yield (f"declared for every other figure: {'studies ' + studies_ + '; ' if studies_ else ''}"
+               f"default {noise['default']:g}")
 
 
 def write(path, measured):

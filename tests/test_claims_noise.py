@@ -54,7 +54,18 @@ def test_one_repetition_gives_no_estimate_and_a_constant_metric_is_not_noise():
 def test_a_figure_without_claim_metrics_pools_every_varying_metric():
     spread = claims_noise.within_point(pd.concat([_tidy(0.1, 20, 3, metric="a"), _tidy(0.1, 20, 3, 1, "b")]))
     est = claims_noise.estimate(spread, [], "a run")["s/f"]
-    assert est["df"] == 80 and "metrics" not in est and "every metric" in est["over"]
+    assert est["df"] == 40 and "metrics" not in est and "every metric" in est["over"]  # one run's metrics: df once
+    assert est["sd"] == pytest.approx(0.1, rel=0.2)
+
+
+def test_a_runs_subsets_count_its_repetition_once_and_the_noisiest_claim_metric_is_the_figures():
+    two = pd.concat([_tidy(0.1, 20, 3), _tidy(0.1, 20, 3, 1).assign(subset="positive"),
+                     _tidy(0.3, 20, 3, 2, metric="tput")])
+    claim2 = dict(CLAIM, measure={"kind": "ratio", "numerator": {"experiment": "f", "metric": "lat"},
+                                  "denominator": {"experiment": "f", "metric": "tput"}})
+    est = claims_noise.estimate(claims_noise.within_point(two), [claim2], "a run")["s/f"]
+    assert est["metrics"]["lat"]["df"] == 40 and est["metrics"]["tput"]["df"] == 40
+    assert est["cv"] == est["metrics"]["tput"]["cv"] > est["metrics"]["lat"]["cv"]
 
 
 def _scale_dir(tmp_path):
