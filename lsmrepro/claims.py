@@ -33,7 +33,7 @@ from lsmrepro import studies
 from base.atomic import atomic_path, write_text
 from lsmrepro.claims_measure import experiments  # noqa: F401 (re-exported: paper/common.smk)
 from lsmrepro.claims_spec import claim_files, load_claims  # noqa: F401 (re-exported)
-from base.errors import cli
+from base.errors import InputError, cli
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "no data")
 VERDICT_COLUMNS = ["study", "claim", "paper", "section", "figure", "statement", "expected", "measured",
@@ -252,6 +252,9 @@ def _measure_noise(results, write):
     source = claims_noise.source_text(results, files, studies.REPO)
     measured = claims_noise.estimate(spread, load_claims(claim_files()), source)
     scale = Path(write).stem if write else Path(results).name
+    if write and Path(results).name != scale:  # another scale's noise (ops, sizes) is not this one's
+        raise InputError(results, "--write", f"the results of scale {scale} (results/{scale}) for "
+                         f"{write}, got those of {Path(results).name}")
     known = write or (studies.CONFIG_DIR / "scales" / f"{scale}.yaml").is_file()
     for line in claims_noise.lines(measured, load_scale(scale, Path(write).parent.parent if write else studies.CONFIG_DIR)
                                    if known else {}):

@@ -127,3 +127,14 @@ def test_no_machine_path_in_the_source_text(tmp_path):
     f.write_text("x\n")
     text = claims_noise.source_text(tmp_path / "local", [f], Path(__file__).parent)
     assert text.startswith("results/local tidy of ") and str(tmp_path) not in text
+
+
+def test_another_scales_results_are_not_written_into_this_scale(tmp_path):
+    tidy = tmp_path / "results" / "local" / "tidy" / "s"
+    tidy.mkdir(parents=True)
+    _tidy(0.1, 4, 2).to_csv(tidy / "f.csv", index=False)
+    path = _scale_dir(tmp_path / "config")
+    before = path.read_text()
+    with pytest.raises(SystemExit):
+        claims.main(["--measure-noise", str(tmp_path / "results" / "local"), "--write", str(path)])
+    assert path.read_text() == before
