@@ -229,7 +229,8 @@ def _slope_level(claim, rows):
 def _repetitions(scale_cfg, claim):
     """The claim's experiments' repetitions at the scale (the most of them)."""
     specs = studies.figures(claim["study"])
-    return max(studies.counts(scale_cfg, claim["study"], f, specs[f])["repetitions"] for f in cm.experiments(claim))
+    return max([studies.counts(scale_cfg, claim["study"], f, specs[f])["repetitions"]
+                for f in cm.experiments(claim) if f in specs] or [0])
 
 
 def fix(claim, rows, cv, reps, rng, level):
@@ -280,6 +281,27 @@ def check(scale, scale_cfg, claims, study=None, out=print):
 def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates, wants):
     """What to change: the claim, or its figures' repetitions (with the price);
     `wants` collects, per figure set, the repetitions its claims need."""
+    reps = _repetitions(scale_cfg, claim)
+    s, figs = claim["study"], tuple(sorted(cm.experiments(claim)))
+    need = wants.setdefault((s, figs), {"have": reps, "want": reps, "claims": 0, "unreachable": 0, "unrun": 0})
+    text = _unrun_text(claim, rows, scale)
+    if text:
+        need["unrun"] += 1
+        return text
+    want = fix(claim, rows, cv, reps, rng, level)
+    if want is None:
+        need["unreachable"] += 1
+        return (f"no repetition count up to {MAX_REPETITIONS} reaches {POWER}: fix the claim (its selectors, "
+                f"tolerance, margin or members)")
+    need["claims"] += 1
+    need["want"] = max(need["want"], want)
+    return (f"fix repetitions of {', '.join(f'{s}/{f}' for f in figs)} in config/scales/{scale}.yaml: "
+            f"{reps} -> {want} ({_price(all_runs, estimates, scale, s, figs, reps, want)})")
+
+
+def _unrun_text(claim, rows, scale):
+    """Why no repetition count can help, when the scale does not run what
+    the claim reads (a selector, a member, a trend's x); else None."""
     over = claim["measure"].get("over")
     if over and len(rows) and over not in rows:
         return (f"measure.over = {over} is not a factor of the runs at scale {scale} (a value the run logs, "
@@ -294,18 +316,7 @@ def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates
     if absent:
         return (f"its members {', '.join(absent)} have no runs at scale {scale}: no repetition count makes "
                 f"them pass; fix the claim's members, or its figure's `select` in config/scales/{scale}.yaml")
-    reps = _repetitions(scale_cfg, claim)
-    want = fix(claim, rows, cv, reps, rng, level)
-    s, figs = claim["study"], tuple(sorted(cm.experiments(claim)))
-    need = wants.setdefault((s, figs), {"have": reps, "want": reps, "claims": 0, "unreachable": 0})
-    if want is None:
-        need["unreachable"] += 1
-        return (f"no repetition count up to {MAX_REPETITIONS} reaches {POWER}: fix the claim (its selectors, "
-                f"tolerance, margin or members)")
-    need["claims"] += 1
-    need["want"] = max(need["want"], want)
-    return (f"fix repetitions of {', '.join(f'{s}/{f}' for f in figs)} in config/scales/{scale}.yaml: "
-            f"{reps} -> {want} ({_price(all_runs, estimates, scale, s, figs, reps, want)})")
+    return None
 
 
 def _absent_members(m, rows):
@@ -339,7 +350,9 @@ def _per_figure(wants, runs_of, estimates, scale):
             text += (f", needed {want} by {need['claims']} claim(s) "
                      f"({_price(runs_of[s][0], estimates, scale, s, figs, have, want)})")
         if need["unreachable"]:
-            text += f"; {need['unreachable']} claim(s) reach {POWER} at no count up to {MAX_REPETITIONS}"
+            text += f"; {need['unreachable']} claim(s) below {POWER} at every count up to {MAX_REPETITIONS}"
+        if need["unrun"]:
+            text += f"; {need['unrun']} claim(s) read what the scale does not run"
         yield text
 
 

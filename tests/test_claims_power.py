@@ -65,6 +65,7 @@ def test_too_few_repetitions_name_the_figure_and_the_price():
     assert failed == ["needs-reps"]
     assert "fix repetitions of baseline/point in config/scales/smoke.yaml: 2 -> " in lines[0]
     assert "run jobs" in lines[0]
+    assert lines[-2].startswith("  baseline/point: repetitions 2, needed ") and "by 1 claim(s) (+" in lines[-2]
 
 
 def test_the_cli_exits_non_zero_on_a_failing_claim(tmp_path, capsys):
@@ -115,3 +116,4 @@ def test_an_ordering_member_the_scale_does_not_run_is_named():
                {"direction": "less"}, {"kind": "direction", "than": 1.0})
     failed, lines = _power([c])
     assert failed == ["absent"] and "its members nosuch have no runs at scale smoke" in lines[0]
+    assert "  baseline/point: repetitions 2; 1 claim(s) read what the scale does not run" in lines
