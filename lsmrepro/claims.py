@@ -16,6 +16,7 @@ paper/README.md ("The statistical rule") gives each band and test.
         --out-csv ... --out-md ...
     python -m lsmrepro.claims --study bourbon --figure fig12 --tidy results/local/tidy/bourbon/fig12.csv ...
     python -m lsmrepro.claims --power --scale local [--study S] [--claims FILE ...]
+    python -m lsmrepro.claims --measure-noise results/local [--write config/scales/local.yaml]
 """
 import argparse
 import json
@@ -33,7 +34,7 @@ from lsmrepro import verdict_text as vt
 from base.atomic import atomic_path, write_text
 from lsmrepro.claims_measure import experiments  # noqa: F401 (re-exported: paper/common.smk)
 from lsmrepro.claims_spec import claim_files, load_claims  # noqa: F401 (re-exported)
-from base.errors import cli
+from base.errors import InputError, cli
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "no data")
 VERDICT_COLUMNS = ["study", "claim", "paper", "section", "figure", "statement", "expected", "measured",
@@ -204,8 +205,13 @@ def main(argv=None):
     ap.add_argument("--power", action="store_true",
                     help="simulate every claim at --scale: can it pass at the paper's value and fail outside? "
                          "(exit 1 when not, naming the fix)")
+    ap.add_argument("--measure-noise", metavar="RESULTS",
+                    help="estimate each figure's run-to-run noise from RESULTS/tidy (results/<scale>)")
+    ap.add_argument("--write", metavar="SCALE_YAML", help="with --measure-noise: write it into that scale's noise:")
     args = ap.parse_args(argv)
     from lsmrepro.studies import load_scale
+    if args.measure_noise:
+        return _measure_noise(args.measure_noise, args.write)
     if args.power:
         if not args.scale:
             ap.error("--power needs --scale")
@@ -229,6 +235,27 @@ def main(argv=None):
     write_text(args.out_md, to_markdown(verdicts))
     for _, r in verdicts.iterrows():
         print(f"claims: {r.claim}: {r.verdict} ({_fmt(r.measured)} vs {r.expected})", file=sys.stderr)
+
+
+def _measure_noise(results, write):
+    from pathlib import Path
+    from lsmrepro import claims_noise
+    from lsmrepro.studies import load_scale
+    spread, files = claims_noise.read_run(results)
+    source = claims_noise.source_text(results, files, studies.REPO)
+    measured = claims_noise.estimate(spread, load_claims(claim_files()), source)
+    scale = Path(write).stem if write else Path(results).name
+    if write and Path(results).name != scale:  # another scale's noise (ops, sizes) is not this one's
+        raise InputError(results, "--write", f"the results of scale {scale} (results/{scale}) for "
+                         f"{write}, got those of {Path(results).name}")
+    known = write or (studies.CONFIG_DIR / "scales" / f"{scale}.yaml").is_file()
+    for line in claims_noise.lines(measured, load_scale(scale, Path(write).parent.parent if write else studies.CONFIG_DIR)
+                                   if known else {}):
+        print(line)
+    if not measured:
+        print(f"{results}: no point of any figure has two repetitions: nothing measured, the declared noise stands")
+    elif write:
+        claims_noise.write(write, measured)
 
 
 if __name__ == "__main__":

@@ -154,7 +154,10 @@ def samples(m, tidy, cid):
     rows = _with_factor(_select(tidy, m["where"], cid, "where"), over)
     if m.get("statistic", "relative_change") == "slope":
         return {AGGREGATE: _slopes(rows, over, pair_on)}, NOT_POINTS | {over}
-    key = [c for c in pair_on if c != "run"] or ["repetition"]
+    # a run is one point of the trend: its samples pair on the rest, by
+    # default the repetition (a simulation's level, SIM, comes on top of it)
+    key = [c for c in pair_on if c not in ("run", SIM)] or ["repetition"]
+    key += [c for c in pair_on if c == SIM]
     at = lambda v: Samples.of(rows[_isin(rows[over], [v])], key)  # noqa: E731
     # value(to) / value(from): a relative change r is judged as log(1 + r)
     return {AGGREGATE: at(m["to"]).ratio(at(m["from"]))}, NOT_POINTS | {over}

@@ -30,22 +30,37 @@ SEED = 30
 
 
 def noise_cv(scale_cfg, claim, scale):
-    """The CV of one run's metric for a claim (config/scales/<scale>.yaml
-    `noise:`): its metrics' own when the scale declares every metric it
-    selects (the largest), else its figure's, its study's, the default."""
+    """(CV of one run's metric for a claim, where it came from), from
+    config/scales/<scale>.yaml `noise:`: its figure's measured CV of every
+    metric it selects (the largest), else the declared CV of every metric
+    it selects (sizes one load fixes), else its figure's (measured or
+    declared; a claim reading other experiments: the largest of theirs),
+    else its study's, else the default."""
     noise = scale_cfg.get("noise")
     if noise is None:
         raise InputError(f"config/scales/{scale}.yaml", "noise", "a noise section (default CV of one run's "
                          "metric) expected for --power")
-    m, per_metric = claim["measure"], noise.get("metrics", {})
+    m, per_metric, study = claim["measure"], noise.get("metrics", {}), claim["study"]
     metrics = set()
     for key in cm.SELECTORS:
         wanted = m.get(key, {}).get("metric")
         metrics |= set(wanted if isinstance(wanted, list) else [wanted] if wanted else [])
+    figs = noise.get("figures", {})
+    names = [f"{study}/{claim['figure']}"]
+    names = names if names[0] in figs else [f"{study}/{e}" for e in sorted(cm.experiments(claim)) if f"{study}/{e}" in figs]
+    entries = {n: figs[n] for n in names if n in figs}
+    measured = {n: e.get("metrics", {}) for n, e in entries.items() if isinstance(e, dict)}
+    if metrics and measured and all(metrics <= set(per) for per in measured.values()):
+        n, x = max(((n, per[x]) for n, per in measured.items() for x in metrics), key=lambda t: t[1]["cv"])
+        return x["cv"], f"{n} measured for its metrics (df {x['df']})"
     if metrics and metrics <= set(per_metric):
-        return max(per_metric[x] for x in metrics)
-    study = claim["study"]
-    return noise.get("figures", {}).get(f"{study}/{claim['figure']}", noise.get("studies", {}).get(study, noise["default"]))
+        return max(per_metric[x] for x in metrics), "its metrics declared"
+    if entries:
+        n, e = max(entries.items(), key=lambda t: t[1]["cv"] if isinstance(t[1], dict) else t[1])
+        return (e["cv"], f"{n} measured (df {e['df']})") if isinstance(e, dict) else (e, f"{n} declared")
+    if study in noise.get("studies", {}):
+        return noise["studies"][study], f"study {study} declared"
+    return noise["default"], "default declared"
 
 
 def sigma(m, cv):
@@ -214,7 +229,8 @@ def _slope_level(claim, rows):
 def _repetitions(scale_cfg, claim):
     """The claim's experiments' repetitions at the scale (the most of them)."""
     specs = studies.figures(claim["study"])
-    return max(studies.counts(scale_cfg, claim["study"], f, specs[f])["repetitions"] for f in cm.experiments(claim))
+    return max([studies.counts(scale_cfg, claim["study"], f, specs[f])["repetitions"]
+                for f in cm.experiments(claim) if f in specs] or [0])
 
 
 def fix(claim, rows, cv, reps, rng, level):
@@ -235,7 +251,7 @@ def check(scale, scale_cfg, claims, study=None, out=print):
     """Prints one line per claim and a summary; returns the failing claims'
     ids (a non-empty list is the exit status 1 of --power)."""
     rng = np.random.default_rng(SEED)
-    runs_of, failed, lines, estimates = {}, [], [], {}
+    runs_of, failed, lines, estimates, wants = {}, [], [], {}, {}
     for claim in claims:
         if study and claim["study"] != study:
             continue
@@ -245,23 +261,47 @@ def check(scale, scale_cfg, claims, study=None, out=print):
             runs_of[s] = (runs, _runs_tidy(runs))
         all_runs, runs = runs_of[s]
         rows = synthetic_tidy(claim, runs)
-        cv = noise_cv(scale_cfg, claim, scale)
+        cv, cv_from = noise_cv(scale_cfg, claim, scale)
         level = _slope_level(claim, rows) if claim["measure"].get("statistic") == "slope" else 1.0
         p_yes, p_no = power(claim, rows, cv, rng, level)
         line = (f"{claim['id']}: P(reproduced | paper) {p_yes:.2f}, P(not reproduced | outside) {p_no:.2f} "
-                f"[{len(rows)} rows, CV {cv:g}]")
+                f"[{len(rows)} rows, CV {cv:g}: {cv_from}]")
         if min(p_yes, p_no) < POWER:
             failed.append(claim["id"])
-            line += "  FAIL: " + _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates)
+            line += "  FAIL: " + _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates, wants)
         out(line)
         lines.append(line)
+    for text in _per_figure(wants, runs_of, estimates, scale):
+        out(text)
     out(f"power at scale {scale}: {len(lines) - len(failed)} of {len(lines)} claims can pass and can fail "
         f"(both probabilities >= {POWER}, {S_SIM} simulations each); {len(failed)} fail")
     return failed
 
 
-def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates):
-    """What to change: the claim, or its figures' repetitions (with the price)."""
+def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates, wants):
+    """What to change: the claim, or its figures' repetitions (with the price);
+    `wants` collects, per figure set, the repetitions its claims need."""
+    reps = _repetitions(scale_cfg, claim)
+    s, figs = claim["study"], tuple(sorted(cm.experiments(claim)))
+    need = wants.setdefault((s, figs), {"have": reps, "want": reps, "claims": 0, "unreachable": 0, "unrun": 0})
+    text = _unrun_text(claim, rows, scale)
+    if text:
+        need["unrun"] += 1
+        return text
+    want = fix(claim, rows, cv, reps, rng, level)
+    if want is None:
+        need["unreachable"] += 1
+        return (f"no repetition count up to {MAX_REPETITIONS} reaches {POWER}: fix the claim (its selectors, "
+                f"tolerance, margin or members)")
+    need["claims"] += 1
+    need["want"] = max(need["want"], want)
+    return (f"fix repetitions of {', '.join(f'{s}/{f}' for f in figs)} in config/scales/{scale}.yaml: "
+            f"{reps} -> {want} ({_price(all_runs, estimates, scale, s, figs, reps, want)})")
+
+
+def _unrun_text(claim, rows, scale):
+    """Why no repetition count can help, when the scale does not run what
+    the claim reads (a selector, a member, a trend's x); else None."""
     over = claim["measure"].get("over")
     if over and len(rows) and over not in rows:
         return (f"measure.over = {over} is not a factor of the runs at scale {scale} (a value the run logs, "
@@ -272,15 +312,48 @@ def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates
     if blind:
         return (f"its selectors pick no rows at scale {scale} ({', '.join(f'measure.{k}' for k in blind)}): fix "
                 f"the claim's selectors, or its figure's `select` in config/scales/{scale}.yaml")
-    reps = _repetitions(scale_cfg, claim)
-    want = fix(claim, rows, cv, reps, rng, level)
-    if want is None:
-        return (f"no repetition count up to {MAX_REPETITIONS} reaches {POWER}: fix the claim (its selectors, "
-                f"tolerance, margin or members)")
-    s, figs = claim["study"], sorted(cm.experiments(claim))
-    jobs = int(all_runs["figure"].isin(figs).sum() / reps * (want - reps)) if len(all_runs) else 0
-    return (f"fix repetitions of {', '.join(f'{s}/{f}' for f in figs)} in config/scales/{scale}.yaml: "
-            f"{reps} -> {want} (+{jobs} run jobs{_minutes(estimates, scale, s, figs, reps, want)})")
+    absent = _absent_members(claim["measure"], rows)
+    if absent:
+        return (f"its members {', '.join(absent)} have no runs at scale {scale}: no repetition count makes "
+                f"them pass; fix the claim's members, or its figure's `select` in config/scales/{scale}.yaml")
+    return None
+
+
+def _absent_members(m, rows):
+    """The members an ordering or a group names that no run of the scale has."""
+    if m["kind"] == "ordering":
+        named, column = [*m["lower"], *m["higher"]], m["by"]
+    elif m["kind"] == "group" and "members" in m:
+        named, column = m["members"], m["group_by"]
+    else:
+        return []
+    have = set(rows[column]) if column in rows else set()
+    return [cm._text(v) for v in named if cm._text(v) not in have]
+
+
+def _price(all_runs, estimates, scale, study, figs, have, want):
+    """'+J run jobs, about M min' of going from `have` to `want` repetitions."""
+    jobs = int(all_runs["figure"].isin(figs).sum() / have * (want - have)) if len(all_runs) else 0
+    return f"+{jobs} run jobs{_minutes(estimates, scale, study, figs, have, want)}"
+
+
+def _per_figure(wants, runs_of, estimates, scale):
+    """The proposal per figure set: repetitions now, the most its claims
+    need, and the price; and how many of its claims no count rescues."""
+    if wants:
+        yield f"repetitions per figure at scale {scale} (config/scales/{scale}.yaml counts:), for the failing claims:"
+    for (s, figs), need in sorted(wants.items()):
+        name = ", ".join(f"{s}/{f}" for f in figs)
+        have, want = need["have"], need["want"]
+        text = f"  {name}: repetitions {have}"
+        if need["claims"]:
+            text += (f", needed {want} by {need['claims']} claim(s) "
+                     f"({_price(runs_of[s][0], estimates, scale, s, figs, have, want)})")
+        if need["unreachable"]:
+            text += f"; {need['unreachable']} claim(s) below {POWER} at every count up to {MAX_REPETITIONS}"
+        if need["unrun"]:
+            text += f"; {need['unrun']} claim(s) read what the scale does not run"
+        yield text
 
 
 def _minutes(estimates, scale, study, figs, have, want):

@@ -65,6 +65,7 @@ def test_too_few_repetitions_name_the_figure_and_the_price():
     assert failed == ["needs-reps"]
     assert "fix repetitions of baseline/point in config/scales/smoke.yaml: 2 -> " in lines[0]
     assert "run jobs" in lines[0]
+    assert lines[-2].startswith("  baseline/point: repetitions 2, needed ") and "by 1 claim(s) (+" in lines[-2]
 
 
 def test_the_cli_exits_non_zero_on_a_failing_claim(tmp_path, capsys):
@@ -81,13 +82,25 @@ def test_the_cli_exits_non_zero_on_a_failing_claim(tmp_path, capsys):
 def test_the_scales_noise_is_the_claims_metric_figure_study_or_default():
     cfg = {"noise": {"default": 0.3, "studies": {"baseline": 0.2}, "figures": {"baseline/point": 0.1},
                      "metrics": {"driver_harness_per_op": 0.01}}}
-    assert claims_power.noise_cv(cfg, TOO_TIGHT, "x") == 0.01  # every metric it selects is declared
-    assert claims_power.noise_cv(cfg, SOUND, "x") == 0.1  # one of its metrics is not: the figure's
+    assert claims_power.noise_cv(cfg, TOO_TIGHT, "x")[0] == 0.01  # every metric it selects is declared
+    assert claims_power.noise_cv(cfg, SOUND, "x") == (0.1, "baseline/point declared")  # one is not: the figure's
     del cfg["noise"]["figures"]
-    assert claims_power.noise_cv(cfg, SOUND, "x") == 0.2
+    assert claims_power.noise_cv(cfg, SOUND, "x")[0] == 0.2
     with pytest.raises(Exception) as e:
         claims_power.noise_cv({}, SOUND, "x")
     assert "config/scales/x.yaml: noise" in str(e.value)
+
+
+def test_a_trend_pairs_its_two_ends_per_repetition_in_the_simulation():
+    """A trend's samples pair on the repetition; the simulation's level must
+    not replace it (it did: one sample per simulation, so every verdict was
+    inconclusive and the claim showed P = 0.00 both ways)."""
+    c = _claim("trend", {"kind": "trend", "where": HARNESS, "over": "dataset", "from": "uniform", "to": "lognormal"},
+               {"value": 0.5}, {"kind": "magnitude", "tolerance": 0.5})
+    rows = claims_power.with_repetitions(claims_power.synthetic_tidy(c, claims_power._runs_tidy(
+        claims_power.studies.runs(load_scale("smoke"), study="baseline"))), 8)
+    p_yes, p_no = claims_power.power(c, rows, 0.05, claims_power.np.random.default_rng(1))
+    assert p_yes >= 0.9 and p_no >= 0.9
 
 
 @pytest.mark.skipif(os.environ.get("CLAIMS_POWER_LOCAL") != "1",
@@ -95,3 +108,12 @@ def test_the_scales_noise_is_the_claims_metric_figure_study_or_default():
 def test_every_claim_can_pass_and_fail_at_local():
     failed, lines = _power(claims.load_claims(), "local")
     assert not failed, "\n".join(line for line in lines if "FAIL" in line)
+
+
+def test_an_ordering_member_the_scale_does_not_run_is_named():
+    c = _claim("absent", {"kind": "ordering", "where": {"metric": "driver_harness_per_op"}, "by": "engine",
+                          "lower": ["leveldb"], "higher": ["rocksdb", "nosuch"], "pair_on": ["dataset", "repetition"]},
+               {"direction": "less"}, {"kind": "direction", "than": 1.0})
+    failed, lines = _power([c])
+    assert failed == ["absent"] and "its members nosuch have no runs at scale smoke" in lines[0]
+    assert "  baseline/point: repetitions 2; 1 claim(s) read what the scale does not run" in lines

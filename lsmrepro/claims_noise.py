@@ -1,0 +1,178 @@
+"""Run-to-run noise measured from a run's tidy tables, kept with the scale
+(config/scales/<scale>.yaml `noise.figures`) for the power check:
+
+    python -m lsmrepro.claims --measure-noise results/<scale> [--write config/scales/<scale>.yaml]
+
+Per figure (and per metric the figure's claims select): the sd of a run's
+log value between repetitions of one point, pooled over every point with
+at least two repetitions (df = sum of n_i - 1), and its one-sided upper
+confidence bound at that df (chi-square; paper/README.md, "Power check"),
+which is what the power check simulates: few degrees of freedom must not
+flatter the power."""
+import math
+import re
+import subprocess
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+from scipy import stats as sps
+
+from base.errors import InputError
+from base.yamlio import validate
+from lsmrepro import claims_measure as cm
+
+CONFIDENCE = 0.8  # the bound's one-sided level
+# Columns that differ between the repetitions of one point (or describe a
+# row, not the point): everything else names the point a value belongs to.
+RUN_COLUMNS = {"repetition", "run", "value", "unit", "source", "note", "build_id", "fingerprint", "node", "image"}
+
+
+def upper_sd(sd, df, confidence=CONFIDENCE):
+    """The one-sided upper confidence bound of sigma from a pooled sd with df
+    degrees of freedom: sd * sqrt(df / chi2_{1-confidence}(df))."""
+    return sd * math.sqrt(df / sps.chi2.ppf(1 - confidence, df))
+
+
+def within_point(tidy):
+    """Per (study, experiment, metric): the pooled sum of squares of a run's
+    log value about its point's mean (`ss`), its df and the number of
+    points with >= 2 repetitions. Rows of one repetition and point (ops, levels a
+    run reports more than once under one key) are averaged first;
+    non-positive values have no log and are left out. A metric with no
+    spread at all (a size one load fixes, a device calibration every run
+    copies) is dropped: it is not run-to-run noise."""
+    v = pd.to_numeric(tidy["value"], errors="coerce")
+    rows = tidy.assign(_log=np.log(v.where(v > 0)))[v > 0]
+    key = [c for c in rows.columns if c not in RUN_COLUMNS | {"_log"}]
+    per_rep = rows.groupby(key + ["repetition"], dropna=False)["_log"].mean().reset_index()
+    g = per_rep.groupby(key, dropna=False)["_log"]
+    points = pd.DataFrame({"n": g.count(), "var": g.var(ddof=1)}).reset_index()
+    points = points[points["n"] >= 2]
+    # The rows of one run under one metric (its ops, subsets, levels) move
+    # together: a point's df counts its repetitions once, its variance is
+    # the mean over those rows.
+    per_point = ["study", "experiment", "metric", "point"] if "point" in points else key
+    points = points.groupby(per_point, dropna=False).agg(n=("n", "min"), var=("var", "mean")).reset_index()
+    points = points.assign(df=points["n"] - 1, ss=points["var"] * (points["n"] - 1))
+    out = points.groupby(["study", "experiment", "metric"], dropna=False).agg(
+        df=("df", "sum"), ss=("ss", "sum"), points=("n", "size")).reset_index()
+    return out[out["ss"] > 0]
+
+
+def _pooled(rows, df=None):
+    """The pooled sd of `rows` and its upper bound; `df`: the degrees of
+    freedom to bound it at, when the rows' sum overstates them."""
+    pooled_df, ss = int(rows["df"].sum()), float(rows["ss"].sum())
+    sd = math.sqrt(ss / pooled_df)
+    df = df or pooled_df
+    return {"cv": _up(upper_sd(sd, df)), "df": df, "sd": round(sd, 4)}
+
+
+def _up(x):
+    """Rounded up to 3 decimals (never below the bound)."""
+    return math.ceil(x * 1000) / 1000
+
+
+def claim_metrics(claims):
+    """(study, experiment) -> the metrics the claims select there."""
+    out = {}
+    for c in claims:
+        m = c["measure"]
+        for exp in cm.experiments(c):
+            for key in cm.SELECTORS:
+                wanted = m.get(key, {}).get("metric")
+                if wanted:
+                    out.setdefault((c["study"], exp), set()).update(wanted if isinstance(wanted, list) else [wanted])
+    return out
+
+
+def estimate(spread, claims, source):
+    """"study/figure" -> {cv, df, sd, points, source, metrics: {metric: {cv, df, sd}}}:
+    each metric its claims select with its own estimate, the figure's that
+    of the noisiest (all its varying metrics pooled when none of its claims'
+    repeats); `spread`: within_point of the run's tables."""
+    wanted = claim_metrics(claims)
+    out = {}
+    for (study, exp), rows in spread.groupby(["study", "experiment"]):
+        mine = rows[rows["metric"].isin(wanted.get((study, exp), set()))]
+        if len(mine):  # the noisiest of its claims' metrics: one run's metrics are not independent
+            per = {r.metric: _pooled(pd.DataFrame([r._asdict()])) for r in mine.itertuples()}
+            top = max(per, key=lambda k: per[k]["cv"])
+            entry = {**per[top], "points": int(mine["points"].sum()), "source": source, "metrics": per}
+        else:  # pooled, at one metric's df: the runs counted once
+            entry = {**_pooled(rows, int(rows["df"].max())), "points": int(rows["points"].sum()), "source": source,
+                     "over": "every metric with spread (no claim's metric repeats here)"}
+        out[f"{study}/{exp}"] = entry
+    return out
+
+
+def read_run(results):
+    """within_point of every tidy table under results/<scale>/tidy/<study>/<figure>.csv
+    (each read on its own: figures have their own factor columns), and the files."""
+    files = sorted(Path(results, "tidy").glob("*/*.csv"))
+    if not files:
+        raise InputError(results, "tidy", "tidy tables results/<scale>/tidy/<study>/<figure>.csv expected")
+    from lsmrepro.tidy import read_tidy
+    return pd.concat([within_point(read_tidy(str(f))) for f in files], ignore_index=True), files
+
+
+def source_text(results, files, repo):
+    """Where an estimate came from, without this machine's paths: the
+    scale's results, the newest table's date, and the commit measured at."""
+    when = datetime.fromtimestamp(max(f.stat().st_mtime for f in files), timezone.utc).strftime("%Y-%m-%d")
+    commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip() or "unknown"
+    return f"results/{Path(results).name} tidy of {when}, measured at commit {commit}"
+
+
+def lines(measured, scale_cfg):
+    """One line per figure with its estimate; then the figures the scale's
+    noise declares without measurement."""
+    for fig, e in sorted(measured.items()):
+        per = ", ".join(f"{k} {v['cv']:g} (df {v['df']})" for k, v in sorted(e.get("metrics", {}).items()))
+        yield (f"{fig}: cv {e['cv']:g} (upper {CONFIDENCE:.0%} bound; sd {e['sd']:g}, df {e['df']}, "
+               f"{e['points']} point-metric cells){'; ' + per if per else ''}")
+    declared = {k: v for k, v in scale_cfg.get("noise", {}).get("figures", {}).items()
+                if k not in measured and not isinstance(v, dict)}
+    for fig, cv in sorted(declared.items()):
+        yield f"{fig}: cv {cv:g} declared (no repeated points in this run)"
+    noise = scale_cfg.get("noise", {})
+    if noise:
+        studies_ = ", ".join(f"{k} {v:g}" for k, v in sorted(noise.get("studies", {}).items()))
+        yield (f"declared for every other figure: {'studies ' + studies_ + '; ' if studies_ else ''}"
+               f"default {noise['default']:g}")
+
+
+def write(path, measured):
+    """Writes `measured` into the scale file's noise.figures, merged over
+    what is there (figures this run did not measure keep their entry, declared
+    or from an earlier run); only that block of the file changes, so the
+    comments and the other sections (counts: belongs to the budget) stay."""
+    path = Path(path)
+    text = path.read_text()
+    old = (yaml.safe_load(text) or {}).get("noise")
+    if old is None:
+        raise InputError(path, "noise", "a noise section (with its default) to write the figures' noise into")
+    figures = {**old.get("figures", {}), **measured}
+    block = ["  figures:",
+             "    # measured: python -m lsmrepro.claims --measure-noise results/<scale> --write (cv: the",
+             "    # 80% upper bound of the pooled sd, df its degrees of freedom); a bare number is declared"]
+    for fig, e in sorted(figures.items()):
+        block.append(f"    {fig}: " + yaml.safe_dump(e, default_flow_style=True, width=10 ** 6, sort_keys=False).strip())
+    lines_ = text.splitlines()
+    start = next(i for i, s in enumerate(lines_) if s.startswith("noise:"))
+    end = next((i for i in range(start + 1, len(lines_)) if re.match(r"\S", lines_[i]) and not lines_[i].startswith("#")),
+               len(lines_))
+    fig_at = next((i for i in range(start, end) if lines_[i].startswith("  figures:")), None)
+    if fig_at is None:  # after the section's last entry, before comments that lead the next one
+        last = max(i for i in range(start, end) if lines_[i].strip() and not lines_[i].startswith("#"))
+        lines_[last + 1:last + 1] = block
+    else:
+        fig_end = next((i for i in range(fig_at + 1, end) if not re.match(r"(    |\s*$)", lines_[i])), end)
+        lines_[fig_at:fig_end] = block
+    new = "\n".join(lines_) + "\n"
+    validate(yaml.safe_load(new), path.parent.parent / "scale.schema.yaml", path)  # before it replaces the file
+    path.write_text(new)
