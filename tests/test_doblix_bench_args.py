@@ -39,3 +39,13 @@ def test_each_script_rejects_an_unknown_dataset_naming_the_studys(capsys, name, 
         importlib.import_module(name).main(argv)
     err = capsys.readouterr().err
     assert e.value.code == 2 and "NOPE" in err and "one of WIKI, AMZN, FB, OSM, LOGN, UNI" in err, err
+
+
+def test_bench_rejects_an_unknown_long_key_dataset(capsys):
+    """The 64-byte-key comparisons take the study's labels too, checked
+    before anything is built."""
+    with pytest.raises(SystemExit) as e:
+        bench.main(["--out", "unused.json", "--long-key-datasets", "WIKI,NOPE"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "--long-key-datasets" in err and "NOPE" in err, err
+    assert "one of WIKI, AMZN, FB, OSM, LOGN, UNI, or none" in err, err

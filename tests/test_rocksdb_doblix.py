@@ -2,6 +2,7 @@
 unit test, round trips, filters and corruption through RocksDB's API, and a
 short bounded db_stress run per
 table configuration (the long one: engines/rocksdb-doblix/stress.sh)."""
+import json
 import subprocess
 from pathlib import Path
 
@@ -42,3 +43,29 @@ def test_lsmbench_selects_the_table_by_option(built, tmp_path):
                               "--list-options"], capture_output=True, text=True, check=True)
         line = next(x for x in (out.stdout + out.stderr).splitlines() if x.startswith("table "))
         assert line.split()[2] == default, line
+
+
+@pytest.mark.parametrize("table", ["bourbon-style", "doblix"])
+def test_plugin_readers_time_their_search_steps(built, tmp_path, table):
+    """Fig. 11 draws S-block and S-KV for every plugin table from the
+    reader's own laps (issue 31: Bourbon-style's were 0): point lookups on
+    flushed tables must report both steps, over as many model lookups as
+    tables probed."""
+    built("rocksdb-doblix")
+    keys = tmp_path / "keys_uint64"
+    n = 20000
+    with open(keys, "wb") as f:
+        f.write(n.to_bytes(8, "little"))
+        for k in range(n):
+            f.write((k * 7919 + 3).to_bytes(8, "little"))
+    log = tmp_path / "run.jsonl"
+    subprocess.run([str(REPO / "build/engines/rocksdb-doblix/bin/lsmbench"), "--db", str(tmp_path / "db"),
+                    "--dataset", str(keys), "--log", str(log), "--ops", "2000", "--progress", "never",
+                    "-o", f"table={table}", "-o", "perf_steps=true", "-o", "write_buffer_size=65536",
+                    "-o", "target_file_size_base=65536", "-o", "doblix.error=8"],
+                   cwd=REPO, check=True, capture_output=True, text=True)
+    eng = next(r for r in map(json.loads, log.read_text().splitlines()) if r["type"] == "engine")
+    steps = eng["steps"]
+    assert eng["table_factory"] == "DoblixTable"
+    assert steps["model_lookups"] >= 2000, steps
+    assert steps["s_block_ns"] > 0 and steps["s_kv_ns"] > 0, steps
