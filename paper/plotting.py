@@ -99,3 +99,18 @@ def save_table(table, csv_path, md_path, caption):
     with atomic_path(csv_path) as tmp:
         table.to_csv(tmp, index=False)
     write_text(md_path, f"{caption}\n\n{table.to_markdown(index=False, floatfmt='.4g')}\n")
+
+
+def shows(ax, frame, metric=None):
+    """Declares that bars or points on `ax` show means of `frame`'s `value`
+    over groups of its runs (`run` column) for a tidy metric (`metric`, or
+    the frame's own `metric` column): paper/paper_marks.py finds a claim's
+    bar by its runs and draws the paper's number beside it."""
+    if metric is not None:
+        frame = frame.assign(metric=metric)
+    ax.__dict__.setdefault("_lsmrepro_shows", []).append(frame)
+
+
+def shown(ax):
+    """The frames `shows` declared for `ax`."""
+    return ax.__dict__.get("_lsmrepro_shows", [])
