@@ -85,8 +85,10 @@ def marks(claim):
             number = tuple(1 + n for n in number) if isinstance(number, tuple) else 1 + number
         for g, num, den in pairs:
             shown = f"{_fmt(number[0])}–{_fmt(number[1])}" if isinstance(number, tuple) else _fmt(number)
-            text = f"paper: {shown}" + ("×" if den is not None else "") + (f" of {_versus(num, den)}" if den else "")
-            versus = ",".join(str(v) for k, v in den.items() if num.get(k) != v) if den else ""
+            versus = _versus(num, den) if den else ""
+            text = f"paper: {shown}" + ("×" if den is not None else "") + (f" of {versus}" if versus else "")
+            diff = [v for k, v in (den or {}).items() if num.get(k) != v]
+            versus = str(diff[0]) if len(diff) == 1 and not isinstance(diff[0], list) else ""
             out.append(Mark(claim["id"], g, num, den, number, text, f"{shown}{'×' if den is not None else ''} {versus}".strip()))
     return out
 
@@ -127,6 +129,8 @@ def _artist_at(ax, height):
             return patch.get_x() + patch.get_width() / 2, patch.get_width()
     for line in ax.lines:
         xs, ys = line.get_xdata(), line.get_ydata()
+        if len(xs) == 2 and len(ys) == 2 and ys[0] == ys[1] and _close(float(ys[0]), height):
+            return (float(xs[0]) + float(xs[1])) / 2, abs(float(xs[1]) - float(xs[0]))  # a box's mean line
         for x, y in zip(xs, ys):
             try:
                 if _close(float(y), height):
@@ -136,12 +140,12 @@ def _artist_at(ax, height):
     return None
 
 
-def _ratio(num, den):
-    if den is None:
-        return 1.0
-    if num.empty or den.empty:
+def _measure(num, den):
+    """The claim's measure from the bar's rows: mean numerator over mean
+    denominator (a value claim: the mean itself)."""
+    if num.empty or (den is not None and den.empty):
         return math.nan
-    return num["value"].mean() / den["value"].mean()
+    return num["value"].mean() / (1.0 if den is None else den["value"].mean())
 
 
 def _places(fig, tidy, mk):
@@ -160,7 +164,7 @@ def _places(fig, tidy, mk):
             (num[num[column] == v], None if den is None else den[den[column] == v]) for v in num[column].unique()]
         out = []
         for n, d in parts:
-            ours = _ratio(n, d)
+            ours = _measure(n, d)
             hit = _locate(fig, n) if ours == ours and ours > 0 else None
             if hit is None:
                 break
