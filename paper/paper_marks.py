@@ -36,6 +36,7 @@ class Mark:
         self.numbers = numbers  # one number, or (low, high) of a range: the measure's units
         self.text = text
         self.places = []  # [(ax, x, width, height, our measure, the bar's rows)]
+        self.why = "not looked for"  # why no bar shows it
 
 
 def _merge(where, **extra):
@@ -155,8 +156,9 @@ def _places(fig, tidy, mk):
     paper's number applied at each dataset's bar); [] when none fits."""
     num = _select(tidy, mk.num, mk.claim)
     den = None if mk.den is None else _select(tidy, mk.den, mk.claim)
-    mk.why = "no data" if num.empty else "no bar shows its rows"
-    if num.empty:
+    mk.why = ("no data" if num.empty else "no data for its baseline" if den is not None and den.empty
+              else "no bar shows its rows")
+    if num.empty or (den is not None and den.empty):
         return []
     splits = [None] + [c for c in num.columns if c not in SAMPLE_COLUMNS and num[c].nunique(dropna=False) > 1]
     for column in splits:
