@@ -185,12 +185,21 @@ def draw(fig, tidy, claims):
     labels = {}
     for mk in all_marks:
         mk.places = _places(fig, tidy, mk)
+    bands = {}  # two ranges on one bar stand side by side, not on top of each other
+    for mk in all_marks:
+        if isinstance(mk.numbers, tuple):
+            for ax, x, *_ in mk.places:
+                bands.setdefault((id(ax), x), []).append(mk)
+    for mk in all_marks:
         for ax, x, width, height, ours, _ in mk.places:
             half = max(width, 0.2) / 2
             scale = height / ours
             if isinstance(mk.numbers, tuple):
                 lo, hi = (n * scale for n in mk.numbers)
-                artist = ax.add_patch(Rectangle((x - half, lo), 2 * half, hi - lo, color=COLOR, alpha=0.25, lw=0, zorder=4))
+                slot = bands[(id(ax), x)]
+                w = 2 * half / len(slot)
+                left = x - half + slot.index(mk) * w
+                artist = ax.add_patch(Rectangle((left, lo), w, hi - lo, color=COLOR, alpha=0.25, lw=0, zorder=4))
                 y = hi
             else:
                 y = mk.numbers * scale
@@ -216,7 +225,7 @@ def _label(ax, items):
         if last is not None and abs(px[0] - last[0]) < 1 and px[1] - last[1] < GAP_PX:
             px[1] = last[1] + GAP_PX
         last = px
-        ax.annotate(text, xy=(x, y), xytext=ax.transData.inverted().transform(px), fontsize=6.5, color=COLOR,
+        ax.annotate(text, xy=(x, y), xytext=ax.transData.inverted().transform(px), fontsize=7.5, color=COLOR,
                     ha="left", va="center", bbox=dict(boxstyle="square,pad=0.05", fc="white", ec="none", alpha=0.7),
                     gid="paper")
 
