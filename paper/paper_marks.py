@@ -15,6 +15,7 @@ import math
 
 from matplotlib.patches import Rectangle
 
+from base.errors import InputError
 from lsmrepro import claims_measure as cm
 from paper import plotting
 
@@ -97,7 +98,7 @@ def marks(claim):
 def _select(tidy, where, claim_id):
     try:
         return cm._select(tidy, where, claim_id, "paper mark")
-    except Exception:  # a selector naming a column this figure's rows lack: not shown here
+    except InputError:  # a selector naming a column this figure's rows lack: not shown here
         return tidy.iloc[0:0]
 
 
