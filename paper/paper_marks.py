@@ -13,6 +13,7 @@ engine=rocksdb" means 1.92 times our RocksDB bar). A range is a band, a
 value or member a line; a direction has no number and draws nothing."""
 import math
 
+import pandas as pd
 from matplotlib.patches import Rectangle
 
 from base.errors import InputError
@@ -25,7 +26,7 @@ KEY_LINES = ["dashed black line 'paper': the paper's number, where our bar would
 KEY = " ".join(KEY_LINES)
 TEXT_LIMIT = 16  # above this many marks a figure shows the lines without their numbers
 NOTE_LIMIT = 8
-GAP_PX = 9
+GAP_PX = 10
 SAMPLE_COLUMNS = {"run", "repetition", "value", "metric", "note", "source", "fingerprint", "point"}
 
 
@@ -86,16 +87,19 @@ def marks(claim):
             pairs = [(member, _merge(m["where"], **{m["over"]: m["to"]}), _merge(m["where"], **{m["over"]: m["from"]}))]
             number = tuple(1 + n for n in number) if isinstance(number, tuple) else 1 + number
         for g, num, den in pairs:
-            shown = f"{_fmt(number[0])}–{_fmt(number[1])}" if isinstance(number, tuple) else _fmt(number)
+            shown = (f"{_fmt(number[0])}–{_fmt(number[1])}" if isinstance(number, tuple) else _fmt(number)) \
+                + ("×" if den is not None else "")
             versus = _versus(num, den) if den else ""
-            text = f"paper: {shown}" + ("×" if den is not None else "") + (f" of {versus}" if versus else "")
+            # beside the line: the number and, where one value tells it, the baseline
             diff = [v for k, v in (den or {}).items() if num.get(k) != v]
-            versus = str(diff[0]) if len(diff) == 1 and not isinstance(diff[0], list) else ""
-            out.append(Mark(claim["id"], g, num, den, number, text, f"{shown}{'×' if den is not None else ''} {versus}".strip()))
+            short = f"{shown} {diff[0]}" if len(diff) == 1 and not isinstance(diff[0], list) else shown
+            out.append(Mark(claim["id"], g, num, den, number, f"paper: {shown}" + (f" of {versus}" if versus else ""), short))
     return out
 
 
 def _select(tidy, where, claim_id):
+    """The claim's own row selection (lsmrepro.claims_measure), so a mark
+    reads exactly the rows its verdict reads."""
     try:
         return cm._select(tidy, where, claim_id, "paper mark")
     except InputError:  # a selector naming a column this figure's rows lack: not shown here
@@ -207,7 +211,7 @@ def draw(fig, tidy, claims):
                 artist, = ax.plot([x - half, x + half], [y, y], color=COLOR, lw=1.8, ls="--", zorder=5)
             artist.set_label(mk.text)
             artist.set_gid("paper")
-            labels.setdefault(ax, []).append((x + half, y, mk.short))
+            labels.setdefault(ax, []).append((x, y, mk.short))
     for ax, items in labels.items():
         ax.relim()
         ax.autoscale_view()
@@ -219,15 +223,16 @@ def draw(fig, tidy, claims):
 
 
 def _label(ax, items):
-    """The number beside each line, pushed apart where two would overlap."""
+    """The number over each line's middle (its own bar), pushed up where
+    two on one bar would overlap."""
     last = None
     for x, y, text in sorted(items, key=lambda i: (i[0], i[1])):
-        px = ax.transData.transform((x, y))
+        px = ax.transData.transform((x, y)) + (0, 1)
         if last is not None and abs(px[0] - last[0]) < 1 and px[1] - last[1] < GAP_PX:
             px[1] = last[1] + GAP_PX
         last = px
         ax.annotate(text, xy=(x, y), xytext=ax.transData.inverted().transform(px), fontsize=7.5, color=COLOR,
-                    ha="left", va="center", bbox=dict(boxstyle="square,pad=0.05", fc="white", ec="none", alpha=0.7),
+                    ha="center", va="bottom", bbox=dict(boxstyle="square,pad=0.05", fc="white", ec="none", alpha=0.7),
                     gid="paper")
 
 
@@ -266,11 +271,21 @@ def table_column(table, tidy, all_marks):
 
 
 def _match(table, rows, mk, texts):
-    """Adds mk's text to the table rows whose factor columns `rows` fix."""
+    """Adds mk's text to the table rows that `rows` (the claim's) are about:
+    every factor column both have is fixed by `rows` to the row's value,
+    and every other text column of the table names one of the values
+    `rows` fix (a table's `mechanism` naming the tidy `slr` value)."""
+    if rows.empty:
+        return
     factors = [c for c in table.columns if c in rows.columns and c not in SAMPLE_COLUMNS]
-    fixed = {c: rows[c].dropna().map(cm._text).unique() for c in factors}
-    if rows.empty or not factors or any(len(v) != 1 for v in fixed.values()):
+    fixed = {c: rows[c].dropna().map(cm._text).unique() for c in rows.columns if c not in SAMPLE_COLUMNS}
+    fixed = {c: v[0] for c, v in fixed.items() if len(v) == 1}
+    named = {v.lower() for v in fixed.values()}
+    others = [c for c in table.columns if c not in rows.columns and c != "paper"
+              and not pd.api.types.is_numeric_dtype(table[c])]
+    if not factors or any(c not in fixed for c in factors):
         return
     for i, (_, row) in enumerate(table.iterrows()):
-        if all(cm._text(row[c]) == fixed[c][0] for c in factors):
+        if (all(cm._text(row[c]) == fixed[c] for c in factors)
+                and all(pd.isna(row[c]) or str(row[c]).lower() in named for c in others)):
             texts[i].append(mk.text.replace("paper: ", "") + f" [{mk.claim}]")
