@@ -6,7 +6,8 @@ machine's hardware fingerprint, a dict, and `catalogue`: the dataset
 catalogue, workloads/datasets.yaml), returning (a matplotlib Figure
 or None for a table-only target, a DataFrame). Writes PDF + PNG of a figure
 (none for a table: no picture of a table) and the table as CSV + Markdown,
-each atomically.
+each atomically. On a figure with claims it draws the paper's numbers
+(paper/paper_marks.py) and adds a `paper` column to its table.
 
 A figure function that raises leaves a figure and a table that say so, with
 the error, and an `error:` line naming the figure (so does a figure whose runs
