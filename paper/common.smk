@@ -194,10 +194,13 @@ def interleaved_priority(rep):
 
 
 # A figure's inputs: the tidy tables of its experiments, its spec, every file
-# of ours its code reads, the dataset catalogue, the datasets it reads itself.
+# of ours its code reads, the dataset catalogue, the datasets it reads itself,
+# and the study's claims with the code that draws their paper numbers in it.
 def figure_inputs(w):
     return {"tidy": figure_tidy(w.scale, w.study, w.figure), "spec": f"paper/{w.study}/experiments.yaml",
             "code": lsm_studies.figure_code(w.study, w.figure), "style": "paper/plotting.py",
+            "paper_marks": ["paper/figure.py", "paper/paper_marks.py",
+                            *(str(p.relative_to(lsm_studies.REPO)) for p in lsm_claims.spec.claim_files(w.study))],
             "catalogue": str(lsm_studies.DATASETS.relative_to(lsm_studies.REPO)),
             "datasets": [dataset_file(w.scale, d) for d in lsm_studies.figure_datasets(w.study, w.figure)],
             "fingerprint": f"{RESULTS}/{w.scale}/hardware/fingerprint.json"}

@@ -6,7 +6,8 @@ machine's hardware fingerprint, a dict, and `catalogue`: the dataset
 catalogue, workloads/datasets.yaml), returning (a matplotlib Figure
 or None for a table-only target, a DataFrame). Writes PDF + PNG of a figure
 (none for a table: no picture of a table) and the table as CSV + Markdown,
-each atomically.
+each atomically. On a figure with claims it draws the paper's numbers
+(paper/paper_marks.py) and adds a `paper` column to its table.
 
 A figure function that raises leaves a figure and a table that say so, with
 the error, and an `error:` line naming the figure (so does a figure whose runs
@@ -27,7 +28,8 @@ import pandas as pd
 from lsmrepro import studies
 from lsmrepro.tidy import read_tidy
 from base.errors import InputError, cli
-from paper import plotting
+from lsmrepro import claims_spec
+from paper import paper_marks, plotting
 
 ERROR_COLUMNS = ["study", "figure", "error"]
 
@@ -49,6 +51,12 @@ def figure_spec(study, figure, dataset_files=(), fingerprint=None):
     return spec
 
 
+def figure_claims(study, figure):
+    """The claims of paper/<study>/claims.yaml about this figure."""
+    files = claims_spec.claim_files(study)
+    return [c for c in claims_spec.load_claims(files) if c["figure"] == figure] if files else []
+
+
 def make(study, figure, tidy, dataset_files=(), fingerprint=None):
     """(figure or None, table, error or None) of one figure."""
     spec = figure_spec(study, figure, dataset_files, fingerprint)
@@ -60,9 +68,13 @@ def make(study, figure, tidy, dataset_files=(), fingerprint=None):
             # Numbers of two machines are never averaged into one figure.
             raise ValueError(f"runs from {len(machines)} machine fingerprints ({', '.join(machines)});"
                              " remake the figure's runs on one machine")
-        fig, table = load_function(study, figure)(rows.reset_index(drop=True), spec)
+        rows = rows.reset_index(drop=True)
+        fig, table = load_function(study, figure)(rows, spec)
         if not isinstance(table, pd.DataFrame):
             raise TypeError(f"figure() returned a {type(table).__name__} as its table; a DataFrame expected")
+        claims = figure_claims(study, figure)
+        marks = paper_marks.draw(fig, rows, claims) if fig is not None else [mk for c in claims for mk in paper_marks.marks(c)]
+        table = paper_marks.table_column(table, rows, marks)
         return fig, table, None
     except Exception as e:  # a broken figure must not stop the others
         trace = traceback.format_exc()
@@ -90,7 +102,8 @@ def main(argv=None):
         with open(args.fingerprint) as f:
             fingerprint = json.load(f)
     fig, table, error = make(args.study, args.figure, tidy, args.datasets, fingerprint)
-    caption = studies.caption(args.study, args.figure)
+    caption = " ".join(filter(None, [studies.caption(args.study, args.figure),
+                                     paper_marks.caption(figure_claims(args.study, args.figure))]))
     if error:
         print(f"error: figure {args.study}/{args.figure}: {error}", file=sys.stderr)
         fig = plotting.error_figure(f"{args.study}/{args.figure}", error)

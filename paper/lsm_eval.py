@@ -41,6 +41,7 @@ def per_run(rows, metric, scale=1.0, **where):
         return pd.DataFrame(columns=keys + ["value"])
     out = sel.groupby(keys, dropna=False)["value"].mean().reset_index()
     out["value"] = out["value"] * scale
+    out.attrs["metric"] = metric  # plotting.shows: which metric a bar of these runs shows
     return out
 
 

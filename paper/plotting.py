@@ -99,3 +99,22 @@ def save_table(table, csv_path, md_path, caption):
     with atomic_path(csv_path) as tmp:
         table.to_csv(tmp, index=False)
     write_text(md_path, f"{caption}\n\n{table.to_markdown(index=False, floatfmt='.4g')}\n")
+
+
+def shows(ax, frame, metric=None):
+    """Declares that bars or points on `ax` show means of `frame`'s `value`
+    over groups of its runs (`run` column) for a tidy metric (`metric`, the
+    frame's own `metric` column, or its attrs["metric"], which per-run
+    selections set): paper/paper_marks.py finds a claim's
+    bar by its runs and draws the paper's number beside it."""
+    metric = metric or frame.attrs.get("metric")
+    if metric is not None:
+        frame = frame.assign(metric=metric)
+    if "metric" not in frame.columns or "run" not in frame.columns:
+        return  # not per-run rows of one known metric: no claim can be found on it
+    ax.__dict__.setdefault("_lsmrepro_shows", []).append(frame)
+
+
+def shown(ax):
+    """The frames `shows` declared for `ax`."""
+    return ax.__dict__.get("_lsmrepro_shows", [])

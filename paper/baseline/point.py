@@ -19,6 +19,7 @@ def figure(rows, spec):
         data = data.assign(value=data["value"] * scale)
         sns.barplot(data=data, x="dataset", y="value", hue="engine", errorbar="sd",
                     capsize=0.1, ax=ax, alpha=0.8)
+        plotting.shows(ax, data)
         sns.stripplot(data=data, x="dataset", y="value", hue="engine", dodge=True,
                       palette="dark:black", size=3, ax=ax, legend=False)
         ax.set_xlabel("dataset")

@@ -4,6 +4,8 @@ dataset, workload and repetition), and bars with the speedup on top."""
 import numpy as np
 import pandas as pd
 
+from paper import plotting
+
 # dataset labels of experiments.yaml (run-id tokens) -> the paper's names
 DATASET_NAMES = {"seg1": "seg-1%", "seg10": "seg-10%"}
 COLORS = {"WiscKey": "#4c72b0", "Bourbon": "#dd8452", "Bourbon-level": "#55a868",
@@ -54,6 +56,7 @@ def per_run(rows, metric, by_learning=False, **where):
     out = sel[["run", "value"] + [c for c in FACTORS + ["engine", "learning", "granularity", "block_restart_interval"]
                                   if c in sel.columns]].copy()
     out["system"] = system(sel, by_learning).values if len(sel) else []
+    out.attrs["metric"] = metric  # plotting.shows: which metric a bar of these runs shows
     return out
 
 
@@ -101,6 +104,7 @@ def bars(ax, frame, x, order, hues, ylabel, speedups=None, base="WiscKey", targe
                 sds.append(np.nan_to_num(stats.loc[(v, h), "std"]))
                 top[v] = max(top.get(v, 0), ms[-1] + sds[-1])
         ax.bar(xs, ms, width, yerr=sds, capsize=2, label=h, color=COLORS.get(h))
+    plotting.shows(ax, frame)
     ax.set_xticks(range(len(order)), [dataset_name(v) for v in order])
     ax.set_ylabel(ylabel)
     if speedups is not None and len(speedups):

@@ -43,6 +43,7 @@ def figure(rows, spec):
             if setting in tr.index:
                 b.bar(patch.get_x() + patch.get_width() / 2, tr[setting], width=patch.get_width(),
                       fill=False, hatch="///", edgecolor="black", label="DobLIX training")
+        plotting.shows(b, train[train["system"] == "DobLIX"])
     sy.legend(fig, [a, b])
     plotting.mark_failures(fig, sy.with_system(rows), by=("dataset", "key", "system"))
     fig.tight_layout(rect=(0, 0, 1, 0.88))

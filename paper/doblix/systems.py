@@ -35,6 +35,7 @@ def grouped_bars(ax, data, x, order, ylabel):
     systems = present(SYSTEMS, data["system"])
     sns.barplot(data=data, x=x, y="value", hue="system", order=order, hue_order=systems,
                 palette=COLORS, errorbar="sd", capsize=0.05, ax=ax)
+    plotting.shows(ax, data)
     ax.set_xlabel("")
     ax.set_ylabel(ylabel)
     if ax.get_legend():

@@ -18,6 +18,8 @@ def figure(rows, spec):
     ax.set_ylabel("latency (µs)")
     twin = ax.twinx()
     twin.plot(range(len(order)), mem.groupby("index")["value"].mean().reindex(order).values, "s", color="#c0392b")
+    plotting.shows(ax, lat)
+    plotting.shows(twin, mem)
     twin.set_yscale("log")
     twin.set_ylabel("index memory (MiB, squares)")
     twin.grid(False)

@@ -43,6 +43,7 @@ def figure(rows, spec):
             line = m.xs(name, level="index").reindex(sizes) if name in m.index.get_level_values("index") else None
             if line is not None:
                 twin.plot(range(len(sizes)), line.values, marker="o", color=palette[name])
+        plotting.shows(ax, L, "latency_mean")
         twin.set_yscale("log")
         twin.set_ylabel("index memory (MiB, lines)")
         twin.grid(False)

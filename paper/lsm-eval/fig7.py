@@ -22,6 +22,8 @@ def _bars_and_lines(ax, lat, mem, x, hue, order, hue_order):
     for name in hue_order:
         line = m[m[hue] == name].set_index(x).reindex(order)["value"]
         twin.plot(range(len(order)), line.values, marker="o", ms=3, color=palette[name], lw=1.2)
+    plotting.shows(ax, lat, "latency_mean")
+    plotting.shows(twin, mem, "index_bytes")
     twin.set_yscale("log")
     twin.set_ylabel("index memory (MiB, lines)")
     twin.grid(False)
@@ -59,6 +61,8 @@ def figure(rows, spec):
             twin = ax.twinx()
             mm = un[1].groupby("index")["value"].mean().reindex(names)
             twin.plot(range(len(names)), mm.values, "s", color="#c0392b")
+            plotting.shows(ax, un[0], "latency_mean")
+            plotting.shows(twin, un[1], "index_bytes")
             twin.set_yscale("log")
             twin.set_ylabel("index memory (MiB, squares)")
             twin.grid(False)
@@ -75,6 +79,8 @@ def figure(rows, spec):
             twin = ax.twinx()
             mm = kk[1].groupby("index")["value"].mean().reindex(names)
             twin.plot(range(len(names)), mm.values, "s", color="#c0392b")
+            plotting.shows(ax, kk[0], "latency_mean")
+            plotting.shows(twin, kk[1], "index_bytes")
             twin.set_yscale("log")
             twin.set_ylabel("index memory (MiB, squares)")
             twin.grid(False)

@@ -34,11 +34,13 @@ def figure(rows, spec):
     axes[0].set_title("Left: latency at boundary 16")
     sns.barplot(data=mem, x="index", y="value", hue="dataset", order=order, hue_order=datasets,
                 errorbar=None, ax=axes[1])
+    plotting.shows(axes[0], lat)
+    plotting.shows(axes[1], mem)
     axes[1].set_yscale("log")
     axes[1].set_ylabel("index size (MiB)")
     axes[1].set_title("Left: index size at boundary 16")
     for ax in axes[:2]:
-        ax.set_xticks(range(len(order)), [le.LABEL[i] for i in order])
+        ax.set_xticks(range(len(order)), [le.LABEL[i] for i in order], rotation=90)
     failed = plotting.failures(rows)
     for _, f in failed.drop_duplicates(["dataset", "index"]).iterrows():
         if f["index"] in order:

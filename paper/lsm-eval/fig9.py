@@ -33,6 +33,7 @@ def figure(rows, spec):
     src = seek if len(seek) else lat
     sns.lineplot(data=src, x="position_boundary", y="value", hue="index", style="workload", marker="o",
                  errorbar="sd", ax=axes[0])
+    plotting.shows(axes[0], src, "lookup_seek_total" if len(seek) else "latency_mean")
     axes[0].set_xscale("log", base=2)
     axes[0].set_ylabel("seek time (µs)" if len(seek) else "range lookup latency (µs)")
     axes[0].set_title("(A) seek phase")
@@ -40,14 +41,17 @@ def figure(rows, spec):
         s = segs[segs["workload"] == w]
         if len(s):
             sns.barplot(data=s, x="position_boundary", y="value", hue="index", errorbar="sd", ax=ax, alpha=0.7)
+            plotting.shows(ax, s, "lookup_segments_touched")
         ax.set_ylabel("segments touched per range lookup")
         twin = ax.twinx()
         c = (scan if len(scan) else lat)
-        c = c[c["workload"] == w].groupby(["index", "position_boundary"])["value"].mean().reset_index()
+        c_runs = c[c["workload"] == w]
+        c = c_runs.groupby(["index", "position_boundary"])["value"].mean().reset_index()
         order = sorted(c["position_boundary"].unique())
         for name, g in c.groupby("index"):
             g = g.set_index("position_boundary").reindex(order)
             twin.plot(range(len(order)), g["value"].values, marker="o", label=le.LABEL.get(name, name))
+        plotting.shows(twin, c_runs, "lookup_scan_total" if len(scan) else "latency_mean")
         twin.set_ylabel("scan time (µs, lines)" if len(scan) else "latency (µs, lines)")
         twin.grid(False)
         ax.set_title(f"({letter}) {w}")

@@ -42,6 +42,7 @@ def figure(rows, spec):
                 for patch, m in zip(art["boxes"], shown):
                     patch.set_facecolor(common.COLORS[m])
                     patch.set_alpha(0.6)
+                plotting.shows(ax, sel)
                 for i, m in enumerate(shown):
                     v = sel[sel["slr"] == m]["value"]
                     ax.scatter(np.full(len(v), i) + np.linspace(-0.12, 0.12, len(v)), v, s=8, color="black", zorder=3)

@@ -1,0 +1,85 @@
+"""The paper beside us: a figure with a claim that gives a number draws it
+(an artist labelled "paper" where our bar would stand at the paper's
+measure) and its table gets a `paper` column; a direction-only claim draws
+nothing and adds no column."""
+import pytest
+
+from lsmrepro import claims_spec
+from paper import figure, paper_marks
+from tests.test_figure import _tidy
+
+LATENCY = {"metric": "latency_mean", "op": "get", "subset": "all"}
+
+
+def _claim(paper, **measure):
+    return {"id": "test-claim", "study": "baseline", "figure": "point", "section": "s", "statement": "s",
+            "paper": {"source": "a test's own claim", **paper}, "rule": {"kind": "magnitude", "tolerance": 0.1},
+            "measure": measure or {"kind": "ratio", "numerator": {**LATENCY, "engine": "leveldb"},
+                                   "denominator": {**LATENCY, "engine": "rocksdb"}}}
+
+
+def _paper_artists(fig):
+    return [a for ax in fig.axes for a in ax.lines + ax.patches if a.get_gid() == "paper"]
+
+
+def test_a_ratio_claim_draws_the_paper_ratio_times_our_baseline_bar(tmp_path, make_log, monkeypatch):
+    tidy = _tidy(tmp_path, make_log)
+    monkeypatch.setattr(figure, "figure_claims", lambda s, f: [_claim({"value": 1.5})])
+    fig, table, error = figure.make("baseline", "point", tidy)
+    assert error is None
+    (line,) = _paper_artists(fig)
+    assert line.get_label() == "paper: 1.5× of engine=rocksdb"
+    rocksdb = tidy[(tidy["engine"] == "rocksdb") & (tidy["metric"] == "latency_mean") & (tidy["op"] == "get")
+                   & (tidy["subset"] == "all")]["value"].mean()
+    assert line.get_ydata()[0] == pytest.approx(1.5 * rocksdb * 1e-3)  # the figure draws µs
+    assert line.axes is fig.axes[0]  # the latency panel, not p99's or throughput's
+    assert list(table["paper"]) == ["1.5× of engine=rocksdb [test-claim]", ""]  # leveldb's row, rocksdb's
+    assert dict(zip(table["engine"], table["paper"]))["leveldb"].startswith("1.5×")
+
+
+def test_a_value_claim_draws_the_paper_value_and_a_range_a_band(tmp_path, make_log, monkeypatch):
+    tidy = _tidy(tmp_path, make_log)
+    value = {"kind": "value", "where": {**LATENCY, "engine": "rocksdb"}}
+    monkeypatch.setattr(figure, "figure_claims", lambda s, f: [_claim({"value": 2000.0}, **value)])
+    fig = figure.make("baseline", "point", tidy)[0]
+    (line,) = _paper_artists(fig)
+    assert line.get_ydata()[0] == pytest.approx(2.0)  # 2000 ns in the figure's µs
+    group = {"kind": "group", "numerator": {**LATENCY, "engine": "leveldb"},
+             "denominator": {**LATENCY, "engine": "rocksdb"}, "group_by": "dataset", "members": ["uniform"]}
+    monkeypatch.setattr(figure, "figure_claims", lambda s, f: [_claim({"range": [1.2, 1.4]}, **group)])
+    fig = figure.make("baseline", "point", tidy)[0]
+    (band,) = _paper_artists(fig)
+    assert band.get_label() == "paper: 1.2–1.4× of engine=rocksdb" and band.get_height() > 0
+
+
+def test_a_direction_claim_draws_nothing_and_adds_no_column(tmp_path, make_log, monkeypatch):
+    tidy = _tidy(tmp_path, make_log)
+    claim = _claim({"direction": "greater"})
+    claim["rule"] = {"kind": "direction", "than": 1}
+    monkeypatch.setattr(figure, "figure_claims", lambda s, f: [claim])
+    fig, table, error = figure.make("baseline", "point", tidy)
+    assert error is None and _paper_artists(fig) == [] and "paper" not in table.columns
+    assert not [t for t in fig.texts if t.get_gid() == "paper"]
+    assert "direction only): test-claim" in paper_marks.caption([claim])
+
+
+def test_a_claim_no_bar_shows_is_listed_with_its_number_not_drawn(tmp_path, make_log, monkeypatch):
+    tidy = _tidy(tmp_path, make_log)
+    pooled = {"kind": "value", "where": {"metric": "index_bytes"}}  # not a bar of this figure
+    monkeypatch.setattr(figure, "figure_claims", lambda s, f: [_claim({"value": 7.0}, **pooled)])
+    fig = figure.make("baseline", "point", tidy)[0]
+    assert _paper_artists(fig) == []
+    (note,) = [t.get_text() for t in fig.texts if t.get_gid() == "paper"]
+    assert "test-claim: paper: 7 (not drawn:" in note
+
+
+def test_every_claim_with_a_number_has_marks_of_its_own_numbers():
+    for c in claims_spec.load_claims():
+        numbers = {n for mk in paper_marks.marks(c) for n in (mk.numbers if isinstance(mk.numbers, tuple) else [mk.numbers])}
+        paper = c["paper"]
+        if "direction" in paper or c["measure"].get("statistic") == "slope":
+            assert numbers == set(), c["id"]
+        elif c["measure"]["kind"] == "trend":  # a relative change r is drawn as (1 + r) times the `from` value
+            assert numbers == {1 + v for v in claims_spec.paper_numbers(paper).values()}, c["id"]
+        elif c["measure"]["kind"] != "ordering" or "members" in paper:
+            assert numbers == set(claims_spec.paper_numbers(paper).values()), c["id"]
