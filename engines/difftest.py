@@ -172,19 +172,22 @@ def compare(runs, args, work):
 
 
 def expand_runs(runs, path, name):
-    """A run `{each_table_index: "leveldb-learned:index={index},..."}` stands
-    for one run per table index of lidx's registry (indexes/registry.py), so
-    the suite never lists the index ids itself."""
+    """A run `{each_table_index: "leveldb-learned:index={index},...", except:
+    [ids]}` stands for one run per table index of lidx's registry
+    (indexes/registry.py) but those in `except`, so the suite never lists
+    the index ids itself."""
     out = []
+    ids = index_registry.table_ids()
     for i, run in enumerate(runs):
         if not isinstance(run, dict):
             out.append(run)
             continue
-        template = run.get("each_table_index")
-        if set(run) != {"each_table_index"} or not isinstance(template, str) or "{index}" not in template:
+        template, skip = run.get("each_table_index"), run.get("except", [])
+        if not set(run) <= {"each_table_index", "except"} or not isinstance(template, str) \
+                or "{index}" not in template or not isinstance(skip, list) or not set(skip) <= set(ids):
             raise InputError(path, f"{name}.runs[{i}]", "a run string or {each_table_index: "
-                             "'ENGINE:index={index},...'} expected")
-        out += [template.replace("{index}", index) for index in index_registry.table_ids()]
+                             "'ENGINE:index={index},...', except: [table index ids]} expected")
+        out += [template.replace("{index}", index) for index in ids if index not in skip]
     return out
 
 

@@ -348,6 +348,14 @@ def _dimension_points(fig):
             for z in zipped]
 
 
+def _load_shaping(study, options):
+    """The options a run's values make part of its load even where its
+    figure lists them as run options: the study's `load_shaping` entries
+    whose `when` the run's options match."""
+    return {o for rule in load_spec(study).get("load_shaping", [])
+            if all(options.get(k) == str(v) for k, v in rule["when"].items()) for o in rule["options"]}
+
+
 def _point_rows(study, fig_id, fig, cnt):
     """One dict per point of the grid (repetitions not yet expanded)."""
     datasets = fig["datasets"]
@@ -369,6 +377,7 @@ def _point_rows(study, fig_id, fig, cnt):
                         parts = [("engine", engine), *chosen.items(), ("dataset", label), ("workload", wname)]
                         parts += [(ID_NAMES.get(d, d), dim[d]) for d in varying]
                         options = {**{k: str(v) for k, v in fixed.items()}, **chosen}
+                        shaping = _load_shaping(study, options)
                         factors = {k: _token(v, "", "") for k, v in parts}
                         rows.append({
                             "study": study, "figure": fig_id,
@@ -378,7 +387,7 @@ def _point_rows(study, fig_id, fig, cnt):
                             "options": options, "workload_spec": w,
                             "memory_limit": fig.get("memory_limit"), "settle": fig.get("settle", "wait"),
                             "ops": cnt["ops"], "seed": fig.get("seed", 1000),
-                            "run_options": fig.get("run_options", []),
+                            "run_options": [o for o in fig.get("run_options", []) if o not in shaping],
                         })
     return rows
 

@@ -73,3 +73,13 @@ def test_bad_suite_is_one_clear_error(tmp_path):
     bad.write_text("g:\n  synthetic: nope\n  runs: [leveldb, rocksdb]\n")
     with pytest.raises(InputError, match="one of dups, dense, edges, one"):
         difftest.write_synthetic("nope", 10, 1, tmp_path / "x")
+
+
+def test_each_table_index_expands_the_registry_but_its_exceptions():
+    from indexes import registry as index_registry
+    ids = index_registry.table_ids()
+    runs = difftest.expand_runs([{"each_table_index": "e:index={index}", "except": ["fp"]}], "s.yaml", "g")
+    assert runs == [f"e:index={i}" for i in ids if i != "fp"] and len(runs) == len(ids) - 1
+    with pytest.raises(InputError) as e:
+        difftest.expand_runs([{"each_table_index": "e:index={index}", "except": ["nope"]}], "s.yaml", "g")
+    assert "g.runs[0]" in str(e.value) and "except" in str(e.value)

@@ -235,3 +235,20 @@ def test_scale_counts_never_exceed_the_papers(ops, reps, max_ops, max_reps):
     got = studies.counts({"counts": {**caps, "figures": {}}}, "s", "f", fig)
     assert 1 <= got["ops"] <= ops and 1 <= got["repetitions"] <= reps
     assert got["ops"] == min(ops, max_ops or ops) and got["repetitions"] == min(reps, max_reps or reps)
+
+
+def test_fence_pointer_runs_load_their_own_boundary():
+    """lsm-eval's `load_shaping`: FP's tables are LevelDB's with a block every
+    position_boundary entries (engines/leveldb-learned, "Fence pointers"),
+    so an FP run's index and boundary are its load's, while the learned
+    indexes retrain over one shared load per dataset."""
+    runs = studies.runs(SMOKE, "lsm-eval", "fig7")
+    runs = runs[(runs["dataset"] == "uniform") & (runs["rep"] == 0)]
+    fp = runs[runs["index"] == "fp"]
+    learned = runs[runs["index"] != "fp"]
+    assert len(fp) > 1 and fp["load"].nunique() == len(fp)
+    for row in fp.itertuples():
+        assert "index=fp" in row.load and f"position_boundary={row.position_boundary}" in row.load
+        assert "-o" in row.load_args and f"position_boundary={row.position_boundary}" in row.load_args
+    assert not set(fp["load"]) & set(learned["load"])
+    assert learned[learned["keep_keys"] == "false"]["load"].nunique() == 1

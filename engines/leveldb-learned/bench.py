@@ -5,8 +5,9 @@ Two comparisons, each run in one invocation with repetitions interleaved
   indexes  FP vs PGM, RS, RMI, PLEX at position boundary 16: point-lookup
            latency (mean, p50, p99 of lsmbench's get histogram) and index
            memory (the engine record's index_bytes, every live table);
-           ratios against FP, and LevelDB's own index block with ~16-entry
-           blocks (fp_leveldb: the paper's FP) for reference.
+           ratios against FP (the paper's: LevelDB's tables with 16-entry
+           blocks, their index block the fence pointers; README, "Fence
+           pointers").
   slr      LevelDB's index-block search (slr=off), the same search in our
            reader (slr=binary) and SLR (eq, ea): latency and comparisons per
            lookup; ratios against off and binary.
@@ -41,14 +42,6 @@ PARTS = {
             "rs": ["index=rs", "position_boundary=16"],
             "rmi": ["index=rmi", "position_boundary=16"],
             "plex": ["index=plex", "position_boundary=16"],
-            # The paper's FP (seed 000 §4.2): LevelDB's own fence pointers, its
-            # index block, with data blocks of about 16 entries. LevelDB clips
-            # block_size to >= 1 KiB, so 48-byte values make 1 KiB hold ~17
-            # entries (measured: 294,137 blocks for 5M keys). Its index memory
-            # does not depend on the values; its latency is not comparable.
-            # lidx's fp above keeps 8 bytes per 16 entries instead of an
-            # internal key and a block handle (~26 bytes).
-            "fp_leveldb": ["index=native", "slr=off", "block_size=1024", "value_bytes=48"],
         },
         "baseline": "fp",
     },
@@ -111,7 +104,7 @@ def main(argv=None):
         for rep in range(args.reps):
             for name, opts in part["configs"].items():
                 # Timers off for latency; one run with them on for the counters.
-                # A configuration may set its own value size (fp_leveldb).
+                # A configuration may set its own value size (value_bytes=N).
                 vb = next((int(o.split("=")[1]) for o in opts if o.startswith("value_bytes=")),
                           value_bytes)
                 opts = [o for o in opts if not o.startswith("value_bytes=")]

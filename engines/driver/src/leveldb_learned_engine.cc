@@ -76,7 +76,8 @@ class LearnedEngine : public LevelDBEngine {
     std::vector<OptionSpec> specs = {
         {"index", OT::kString, "pgm",
          "learned index of every table (a table index of lidx's registry), or native: "
-         "LevelDB's own table (for slr)",
+         "LevelDB's own table (for slr); fp: LevelDB's own table with a data block every "
+         "position_boundary entries, its index block the fence pointers (Liu et al. 4.2)",
          IndexChoices()},
         {"slr", OT::kString, "off",
          "index=native only: off (LevelDB's search), binary (our reader, counted), eq or ea "
@@ -129,7 +130,8 @@ class LearnedEngine : public LevelDBEngine {
     options->table_format = format_.get();
     hooks_.Configure(o, options);
     if (o.Str("granularity") == "level") {
-      if (leveldb::IsStringIndex(c.index) || c.index == "native") {
+      if (leveldb::IsStringIndex(c.index) || c.index == "native" ||
+          c.index == leveldb::kFencePointers) {
         *err = "granularity=level needs an integer-key learned index, not '" + c.index + "'";
         return false;
       }
@@ -166,7 +168,7 @@ class LearnedEngine : public LevelDBEngine {
       (*stats)["index_bytes_source"] =
           "IndexMemoryBytes() of every live table's reader (tables not open in the table cache "
           "opened once to be measured): model, kept keys and offsets (learned), index block + "
-          "models (slr)";
+          "models (slr), index block (fp)";
     }
     (*stats)["learned"] = {
         {"index", c.index},
@@ -232,7 +234,11 @@ class LearnedEngine : public LevelDBEngine {
     return "keep_keys=" + std::string(o.Bool("keep_keys") ? "true" : "false") +
            "\ntable_bytes=" + std::to_string(table_bytes) +
            "\nwrite_buffer_size=" + std::to_string(o.Int("write_buffer_size")) +
-           "\nbloom_bits=" + std::to_string(o.Int("bloom_bits")) + "\n";
+           "\nbloom_bits=" + std::to_string(o.Int("bloom_bits")) + "\n" +
+           // fp's tables are LevelDB's, their blocks cut by the boundary
+           (o.Str("index") == leveldb::kFencePointers
+                ? "fp_block_entries=" + std::to_string(o.Int("position_boundary")) + "\n"
+                : "");
   }
 
   // Live tables per level, in LevelDB's order (key order from level 1),
@@ -287,8 +293,12 @@ class LearnedEngine : public LevelDBEngine {
     // Name the first option that differs.
     std::istringstream a(loaded), b(wanted);
     std::string la, lb;
-    while (std::getline(a, la) && std::getline(b, lb)) {
-      if (la != lb) break;
+    while (true) {
+      const bool more_a = static_cast<bool>(std::getline(a, la));
+      const bool more_b = static_cast<bool>(std::getline(b, lb));
+      if (!more_a) la = "(no " + lb.substr(0, lb.find('=')) + ")";
+      if (!more_b) lb = "(no " + la.substr(0, la.find('=')) + ")";
+      if (!more_a || !more_b || la != lb) break;
     }
     *err = "retrain: the database in " + dir() + " was loaded with " + la + " and this run asks " +
            lb + " (" + path + "): these options fix the tables' layout, so a run that retrains "

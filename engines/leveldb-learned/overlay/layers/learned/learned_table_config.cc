@@ -175,6 +175,16 @@ bool CheckLearnedTableConfig(const LearnedTableConfig& c, std::string* err) {
            c.index + "'";
     return false;
   }
+  if (c.index == kFencePointers) {
+    // LevelDB's own table (fp_table.h): no lidx model, no packed entries.
+    if (c.keep_keys || !c.knobs.empty()) {
+      *err = std::string("index=fp writes LevelDB's own tables (a data block every "
+                         "position_boundary entries): ") +
+             (c.keep_keys ? "keep_keys" : "index_knobs") + " does not apply";
+      return false;
+    }
+    return true;
+  }
   if (!IsTableIndex(c.index)) {
     *err = "index '" + c.index + "' is not one of the table indexes (" +
            lidx::JoinIds([](const lidx::IndexInfo& i) { return i.table; }) + ")";

@@ -22,6 +22,11 @@
 
 namespace leveldb {
 
+// `index` value of fence pointers as the paper built them: LevelDB's own
+// table with a data block every position_boundary entries (fp_table.h),
+// not lidx's `fp` index.
+inline constexpr const char* kFencePointers = "fp";
+
 struct LearnedTableConfig {
   std::string index = "pgm";  // a table index of lidx's registry, or "native"
   uint64_t position_boundary = 16;  // width of the predicted position range

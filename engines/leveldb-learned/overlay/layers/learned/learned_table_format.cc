@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "db/dbformat.h"
+#include "layers/learned/fp_table.h"
 #include "layers/learned/learned_model.h"
 #include "layers/learned/learned_table_builder.h"
 #include "layers/learned/learned_table_footer.h"
@@ -30,6 +31,9 @@ TableFileBuilder* LearnedTableFormat::NewBuilder(const Options& options, Writabl
   if (config_.index == "native" && (config_.slr == "off" || config_.slr == "binary")) {
     return NewNativeTableFileBuilder(options, file);  // LevelDB's own table
   }
+  if (config_.index == kFencePointers) {
+    return NewFencePointerTableBuilder(&config_, &book_, options, file);  // any comparator
+  }
   if (!bytewise) {
     // The key mapping needs bytewise order (LevelDB's upstream tests use
     // other comparators): such tables are LevelDB's own, and counted.
@@ -54,7 +58,8 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
   LearnedFooter f;
   Status s = LearnedFooter::Read(file, file_size, &f, &ours);
   if (s.ok() && !ours) {
-    return config_.slr == "binary"
+    // fp: LevelDB's search, its index block counted (fp_table.h)
+    return config_.slr == "binary" || config_.index == kFencePointers
                ? OpenBinaryTable(&book_, options, file, file_size, info, reader)
                : OpenNativeTableReader(options, file, file_size, reader);
   }
@@ -97,6 +102,12 @@ Status LearnedTableFormat::TrainTable(RandomAccessFile* file, uint64_t file_size
   Status s = ReadLearnedTableUserKeys(file, file_size, &user_keys, &keep_keys);
   if (s.IsNotSupportedError()) return Status::OK();  // not a learned table: *out stays null
   if (!s.ok()) return Status::Corruption(LearnedTableName(number), s.ToString());
+  if (config_.index == kFencePointers) {
+    return Status::InvalidArgument(
+        LearnedTableName(number) + " is a learned table",
+        "index=fp searches LevelDB's own tables whose blocks hold position_boundary entries; "
+        "load the database with index=fp and this boundary");
+  }
   if (keep_keys != config_.keep_keys) {
     return Status::InvalidArgument(LayoutMismatch(LearnedTableName(number), keep_keys));
   }
