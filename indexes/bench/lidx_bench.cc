@@ -5,9 +5,12 @@
 //       --indexes all --lookups 10000000 --csv out.csv
 //   --indexes takes ids with optional knobs: pgm:epsilon=32,rs:epsilon=16
 //
-// A lookup is Search() plus the binary last mile over the real array, as in
-// SOSD. Every answer is compared with the precomputed lower_bound position
-// and summed into a checksum, so no work can be optimized away and a wrong
+// A lookup is Index::LowerBound over the real array: Search() plus the
+// binary last mile as in SOSD, or the index's own last mile (pgm).
+// --repeat R interleaves R rounds of the baseline and every index and
+// reports medians (the speedup: the median of the rounds' paired ratios).
+// Every answer is compared with the precomputed lower_bound position and
+// summed into a checksum, so no work can be optimized away and a wrong
 // answer is reported, not timed. Lookup keys are present keys drawn
 // uniformly (SOSD's default workload).
 #include <algorithm>
@@ -18,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -40,6 +44,12 @@ double ThreadCpu() {
   timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
 std::vector<std::string> Split(const std::string& s, char sep) {
@@ -128,6 +138,7 @@ Spec ParseSpec(const std::string& s) {
 int main(int argc, char** argv) {
   size_t n = 10'000'000, lookups = 10'000'000;
   uint64_t seed = 42;
+  size_t repeat = 1;
   std::string datasets = "uniform,lognormal,dense,fb_like", indexes = "all",
               csv;
   for (int i = 1; i < argc; ++i) {
@@ -145,10 +156,12 @@ int main(int argc, char** argv) {
     else if (a == "--indexes") indexes = next();
     else if (a == "--csv") csv = next();
     else if (a == "--seed") seed = std::strtoull(next().c_str(), nullptr, 10);
+    else if (a == "--repeat") repeat = std::max<size_t>(1, std::strtoull(next().c_str(), nullptr, 10));
     else {
       std::fprintf(stderr,
                    "usage: lidx_bench [--n N] [--lookups L] [--datasets a,b] "
-                   "[--indexes all|id[:k=v...],...] [--csv file] [--seed S]\n");
+                   "[--indexes all|id[:k=v...],...] [--csv file] [--seed S] "
+                   "[--repeat R]\n");
       return 2;
     }
   }
@@ -181,29 +194,17 @@ int main(int argc, char** argv) {
       want[j] = static_cast<uint32_t>(i);
     }
 
-    // The baseline, measured in the same run on the same array.
-    Row base;
-    {
-      uint64_t sum = 0, bad = 0;
-      double c1 = ThreadCpu();
-      auto t1 = Clock::now();
-      for (size_t j = 0; j < lookups; ++j) {
-        size_t p = std::lower_bound(keys.begin(), keys.end(), qs[j]) - keys.begin();
-        sum += p;
-        bad += p != want[j];
-      }
-      double s = Since(t1);
-      base = Row{ds, "lower_bound", "", n, s * 1e9 / lookups, 0, 0,
-                 (ThreadCpu() - c1) * 1e9 / lookups, 0,
-                 0, 0, 0, bad, 0, 1.0};
-      std::fprintf(stderr, "  checksum %llu\n", static_cast<unsigned long long>(sum));
-    }
-    rows.push_back(base);
-    std::printf("%-10s %-6s %-22s %9.1f %9.1f %8.2f %13s %10s %12s %9s %8s\n",
-                ds.c_str(), "lb", "std::lower_bound", base.ns_per_lookup,
-                base.cpu_ns_per_lookup, 1.0, "0", "-", "-", "-", "-");
-    std::fflush(stdout);
-
+    // Every index is built first, then `repeat` rounds each time the
+    // baseline and every index on the same lookups, back to back: on a
+    // shared machine the load drifts between rounds, so a speedup is the
+    // median of the rounds' paired ratios, not a ratio of two medians.
+    struct Built {
+      const Spec* spec;
+      std::unique_ptr<lidx::Index<uint64_t>> idx;
+      Row row;
+      std::vector<double> wall, cpu, ratio;
+    };
+    std::vector<Built> built;
     for (const Spec& sp : specs) {
       std::string err;
       auto idx = lidx::MakeIndex<uint64_t>(sp.id, sp.opts, &err);
@@ -221,38 +222,75 @@ int main(int argc, char** argv) {
                      st.message().c_str());
         continue;
       }
-      uint64_t sum = 0, bad = 0, width = 0;
-      double c2 = ThreadCpu();
-      auto t2 = Clock::now();
+      // The bound's width, outside the timed loop.
+      uint64_t width = 0;
       for (size_t j = 0; j < lookups; ++j) {
         lidx::Bound b = idx->Search(qs[j]);
-        size_t p = lidx::LastMile(keys.data(), b, qs[j],
-                                  lidx::LastMileKind::kBinary);
-        sum += p;
-        bad += p != want[j];
         width += b.hi - b.lo;
       }
-      double s = Since(t2);
-      double cpu = ThreadCpu() - c2;
+      Row r{ds, sp.id, sp.knobs, n, 0, build_s, n / build_cpu, 0, build_cpu,
+            idx->MemoryBytes(), idx->Stats().segments, idx->Stats().levels, 0,
+            double(width) / lookups, 0};
+      built.push_back(Built{&sp, std::move(idx), r, {}, {}, {}});
+    }
+    std::vector<double> base_wall, base_cpu;
+    uint64_t base_bad = 0;
+    for (size_t round = 0; round < repeat; ++round) {
+      uint64_t sum = 0, bad = 0;
+      double c1 = ThreadCpu();
+      auto t1 = Clock::now();
+      for (size_t j = 0; j < lookups; ++j) {
+        size_t p = std::lower_bound(keys.begin(), keys.end(), qs[j]) - keys.begin();
+        sum += p;
+        bad += p != want[j];
+      }
+      base_wall.push_back(Since(t1) * 1e9 / lookups);
+      base_cpu.push_back((ThreadCpu() - c1) * 1e9 / lookups);
+      base_bad += bad;
       std::fprintf(stderr, "  checksum %llu\n", static_cast<unsigned long long>(sum));
-      Row r{ds, sp.id, sp.knobs, n, s * 1e9 / lookups, build_s,
-            n / build_cpu, cpu * 1e9 / lookups, build_cpu,
-            idx->MemoryBytes(), idx->Stats().segments,
-            idx->Stats().levels, bad, double(width) / lookups, 0};
-      // Speedup and build rate from CPU time: contention-free on one core.
-      r.speedup = base.cpu_ns_per_lookup / r.cpu_ns_per_lookup;
+      for (Built& b : built) {
+        // Search() plus the index's last mile over the real array
+        // (Index::LowerBound: the binary one unless the index has its own).
+        sum = 0;
+        bad = 0;
+        double c2 = ThreadCpu();
+        auto t2 = Clock::now();
+        for (size_t j = 0; j < lookups; ++j) {
+          size_t p = b.idx->LowerBound(keys.data(), qs[j]);
+          sum += p;
+          bad += p != want[j];
+        }
+        b.wall.push_back(Since(t2) * 1e9 / lookups);
+        b.cpu.push_back((ThreadCpu() - c2) * 1e9 / lookups);
+        // Speedup from CPU time: contention-free on one core.
+        b.ratio.push_back(base_cpu.back() / b.cpu.back());
+        b.row.bad += bad;
+        std::fprintf(stderr, "  checksum %llu\n", static_cast<unsigned long long>(sum));
+      }
+    }
+    Row base{ds, "lower_bound", "", n, Median(base_wall), 0, 0, Median(base_cpu),
+             0, 0, 0, 0, base_bad, 0, 1.0};
+    rows.push_back(base);
+    std::printf("%-10s %-6s %-22s %9.1f %9.1f %8.2f %13s %10s %12s %9s %8s\n",
+                ds.c_str(), "lb", "std::lower_bound", base.ns_per_lookup,
+                base.cpu_ns_per_lookup, 1.0, "0", "-", "-", "-", "-");
+    for (Built& b : built) {
+      Row& r = b.row;
+      r.ns_per_lookup = Median(b.wall);
+      r.cpu_ns_per_lookup = Median(b.cpu);
+      r.speedup = Median(b.ratio);
       rows.push_back(r);
       std::printf("%-10s %-6s %-22s %9.1f %9.1f %8.2f %13zu %10.3f %12.3g %9zu %8.1f%s\n",
-                  ds.c_str(), sp.id.c_str(),
-                  sp.knobs.empty() ? "defaults" : sp.knobs.c_str(),
+                  ds.c_str(), r.index.c_str(),
+                  r.knobs.empty() ? "defaults" : r.knobs.c_str(),
                   r.ns_per_lookup, r.cpu_ns_per_lookup, r.speedup, r.bytes,
                   r.build_cpu_s,
                   r.build_keys_per_s, r.segments, r.avg_width,
-                  bad ? "  WRONG ANSWERS" : "");
-      std::fflush(stdout);
-      if (bad) std::fprintf(stderr, "%s: %llu wrong answers\n", sp.id.c_str(),
-                            static_cast<unsigned long long>(bad));
+                  r.bad ? "  WRONG ANSWERS" : "");
+      if (r.bad) std::fprintf(stderr, "%s: %llu wrong answers\n", r.index.c_str(),
+                              static_cast<unsigned long long>(r.bad));
     }
+    std::fflush(stdout);
   }
   if (!csv.empty()) {
     std::ofstream out(csv);

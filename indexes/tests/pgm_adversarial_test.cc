@@ -5,7 +5,8 @@
 // integers of the key range where it is small, otherwise every key, its
 // neighbours, gap midpoints and the extremes. The lookup's window clamping,
 // sentinel caps and fixed-width counts (pgm.h) are exercised at both ends of
-// every level this way.
+// every level this way, and so is LowerBound(), the lookup with PGM's own
+// last mile (its answer must be lower_bound's position exactly).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -119,12 +120,14 @@ TEST(PgmAdversarial, EveryBoundHoldsTheLowerBound) {
         const size_t want = static_cast<size_t>(
             std::lower_bound(keys.begin(), keys.end(), q) - keys.begin());
         const lidx::Bound b = idx.Search(q);
+        const size_t found = idx.LowerBound(keys.data(), q);
         const bool ok = b.lo <= want && want <= b.hi && b.hi <= keys.size() &&
                         b.lo <= b.pos && b.pos <= b.hi &&
-                        b.hi - b.lo <= 2 * k.eps + 2;
+                        b.hi - b.lo <= 2 * k.eps + 2 && found == want;
         if (!ok && ++wrong <= 5) {
           ADD_FAILURE() << what << ": q=" << q << " lower_bound=" << want
-                        << " bound=[" << b.lo << ", " << b.pos << ", " << b.hi << "]";
+                        << " bound=[" << b.lo << ", " << b.pos << ", " << b.hi << "]"
+                        << " LowerBound=" << found;
         }
       }
       EXPECT_EQ(wrong, 0u) << what << " of " << queries.size() << " queries";
@@ -147,9 +150,10 @@ TEST(PgmAdversarial, DeepDescentExhaustive) {
     const size_t want = static_cast<size_t>(
         std::lower_bound(keys.begin(), keys.end(), q) - keys.begin());
     const lidx::Bound b = idx.Search(q);
-    ASSERT_TRUE(b.lo <= want && want <= b.hi && b.hi - b.lo <= 4)
+    const size_t found = idx.LowerBound(keys.data(), q);
+    ASSERT_TRUE(b.lo <= want && want <= b.hi && b.hi - b.lo <= 4 && found == want)
         << "q=" << q << " lower_bound=" << want << " bound=[" << b.lo << ", "
-        << b.hi << "] LIDX_TEST_SEED=" << BaseSeed();
+        << b.hi << "] LowerBound=" << found << " LIDX_TEST_SEED=" << BaseSeed();
   }
 }
 

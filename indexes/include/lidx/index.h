@@ -26,6 +26,7 @@
 //   lidx::Status s = idx->Build(keys.data(), keys.size(), nullptr);
 //   lidx::Bound b = idx->Search(q);
 //   size_t p = lidx::LastMile(keys.data(), b, q, lidx::LastMileKind::kBinary);
+//   size_t same = idx->LowerBound(keys.data(), q);
 #ifndef LIDX_INDEX_H_
 #define LIDX_INDEX_H_
 
@@ -86,6 +87,10 @@ class Index {
 
   virtual Status Build(const K* keys, size_t n, const uint32_t* entry_sizes) = 0;
   virtual Bound Search(K q) const = 0;
+  // lower_bound(q) over `keys`, the array Build() was given: Search() and
+  // the binary last mile, unless the index overrides it with a last mile
+  // fitted to its bound (pgm.h).
+  virtual size_t LowerBound(const K* keys, K q) const;
 
   // Appends the serialized index to *out.
   virtual void Serialize(std::string* out) const = 0;
@@ -148,6 +153,11 @@ size_t LastMile(const K* keys, const Bound& b, K q, LastMileKind kind) {
     }
   }
   return lo;
+}
+
+template <typename K>
+size_t Index<K>::LowerBound(const K* keys, K q) const {
+  return LastMile(keys, Search(q), q, LastMileKind::kBinary);
 }
 
 // Builds an index by registry id with its knobs; returns null and sets *err
