@@ -53,7 +53,6 @@ from base.atomic import write_text
 from base.errors import InputError, cli
 from base.sizes import parse_size
 from hardware.pagecache import evict
-from lsmrepro import studies
 
 FAILED_MARK = "FAILED.json"  # in a load's database folder when the load failed
 # Written once, never changed after: LevelDB's and RocksDB's tables, and
@@ -265,6 +264,10 @@ def run(args):
         args.cache_budget = db_share_budget(args.source, args.memory)
         args.db_bytes = db_bytes(args.source)
         # until the open is done: the scale's own limit
+        # imported here: studies loads pandas and every study's spec (about
+        # 1 s of every job's start, 4 s on a busy machine), and only these
+        # runs need the scale
+        from lsmrepro import studies
         args.memory = studies.load_scale(meta["scale"])["hardware"]["memory_limit"]
     t0 = time.monotonic()
     meta["db_copy"] = copy_db(args.source, args.db)
