@@ -20,16 +20,20 @@ cached share of the database is N% at every scale whatever the driver and
 the index hold (the run's meta keeps the rule as memory_limit_rule; the
 runner's report has the bytes: own_bytes_at_open, cache_bytes_at_run).
 
-A run's copy is a reflink where the filesystem has them (`cp --reflink=always`),
-else a plain copy, written back (sync) before the job starts so that writing
-the copy out is not inside the measured job; `cold` then drops the
-copy's cached pages (fdatasync + POSIX_FADV_DONTNEED on every file) and, as
-root, the whole page cache (/proc/sys/vm/drop_caches), and lsmbench drops the
-database's pages once more after its open, so the run phase starts cold
-whatever the open read (`--evict-before-run`). The run log's `meta`
-says what was done: db_copy=reflink|copy, db_copy_seconds,
-db_copy_sync_seconds, cache=warm|cold, cache_evicted_files=N,
-cache_dropped=yes|no (why).
+A run's copy links the files no engine writes once they are complete (LevelDB
+and RocksDB tables, WiscKey's value-log files: IMMUTABLE) and copies the rest
+(MANIFEST, CURRENT, write-ahead logs, OPTIONS), so a run that compacts or
+writes changes only its own names; where links fail (another filesystem) it
+is a reflink (`cp --reflink=always`), else a plain copy. A linked warm copy's
+files are then read once, so its pages are cached as a plain copy's are;
+either is written back (sync) before the job starts, outside the measured
+job. `cold` then drops the copy's cached pages (fdatasync +
+POSIX_FADV_DONTNEED on every file) and, as root, the whole page cache
+(/proc/sys/vm/drop_caches), and lsmbench drops the database's pages once
+more after its open, so the run phase starts cold whatever the open read
+(`--evict-before-run`). The run log's `meta` says what was done:
+db_copy=link|reflink|copy, db_copy_seconds, db_copy_sync_seconds,
+cache=warm|cold, cache_evicted_files=N, cache_dropped=yes|no (why).
 
 A job that fails (the engine errs, the memory limit kills it, its load
 failed) still leaves its log path holding one `failed` record with the
@@ -80,13 +84,47 @@ def clear_outputs(log, limits, db=None):
             leftover.unlink(missing_ok=True)
     if db is not None:
         shutil.rmtree(db, ignore_errors=True)
+# Written once, never changed after: LevelDB's and RocksDB's tables, and
+# WiscKey's value logs (engines/wisckey/overlay/db/value_log.cc appends only
+# to the file it creates at each open; an older one is only truncated after
+# a crash cut its tail, which a completed load never leaves). Engines delete
+# them by name, so a run's unlink leaves its load's link.
+IMMUTABLE = (".ldb", ".sst", ".vlog")
+
+
+def link_db(src, dst):
+    """A database folder's copy that links IMMUTABLE files; False (and
+    nothing left at dst) where the filesystem refuses links."""
+    try:
+        dst.mkdir()
+        for f in Path(src).iterdir():
+            if f.is_dir():
+                raise OSError(f"{f}: a folder in a database (not linked)")
+            if f.suffix in IMMUTABLE:
+                os.link(f, dst / f.name)
+            else:
+                shutil.copy2(f, dst / f.name)
+        return True
+    except OSError:
+        shutil.rmtree(dst, ignore_errors=True)
+        return False
+
+
+def read_once(db):
+    """Reads every file of a folder, so its pages are cached."""
+    for f in Path(db).iterdir():
+        with open(f, "rb") as fh:
+            while fh.read(1 << 20):
+                pass
 
 
 def copy_db(src, dst):
-    """Copies a database folder; returns "reflink" or "copy"."""
+    """Copies a database folder; returns "link" (link_db), "reflink" or "copy"."""
     dst = Path(dst)
     shutil.rmtree(dst, ignore_errors=True)
     dst.parent.mkdir(parents=True, exist_ok=True)
+    if link_db(src, dst):
+        return "link"
     r = subprocess.run(["cp", "-a", "--reflink=always", str(src), str(dst)], capture_output=True, text=True)
     if r.returncode == 0:
         return "reflink"
@@ -322,13 +360,16 @@ def _run(args, manifest):
         args.memory = studies.load_scale(meta["scale"])["hardware"]["memory_limit"]
     t0 = time.monotonic()
     meta["db_copy"] = copy_db(args.source, args.db)
+    if meta["db_copy"] == "link" and args.cache == "warm" and args.cache_budget is None:
+        read_once(args.db)  # cached as a plain copy's pages are (evicted below otherwise)
     meta["db_copy_seconds"] = f"{time.monotonic() - t0:.3f}"
     t0 = time.monotonic()
     os.sync()
     meta["db_copy_sync_seconds"] = f"{time.monotonic() - t0:.3f}"
     if args.cache_budget is not None and args.cache == "warm":
-        # A plain copy leaves its pages cached and charged to this job, not
-        # to the run's cgroup, so no limit would bound them: evict them, and
+        # A plain copy's pages (or a link's, read by earlier jobs) are cached
+        # and charged to this job, not to the run's cgroup, so no limit would
+        # bound them: evict them, and
         # what the run's open reads is its own cache.
         meta["cache_evicted_files"] = str(evict([args.db]))
     if args.cache == "cold":

@@ -171,9 +171,9 @@ def _cached_fraction(log, report_path):
         return None
     if meta.get("cache") == "cold":
         return 0.0, "cold run: the database's pages evicted before the run phase"
-    if meta.get("memory_limit_rule") or meta.get("db_copy") != "copy":
+    if meta.get("memory_limit_rule") or meta.get("db_copy") not in ("copy", "link"):
         return None  # not measured by the runner; a reflink copy starts uncached
-    return 1.0, "warm run: the copy's pages cached before the job, under no limit of the database's size"
+    return 1.0, "warm run: the copy's pages cached before the job (written, or read once), under no limit of the database's size"
 
 
 # --- the paper's regime per figure -------------------------------------------------------------

@@ -10,7 +10,8 @@
         and run jobs, any scale), scaled by keys (loads) and ops (runs); says
         which figures have no measurement yet. Where this machine has no
         time for a job, the reference run's (results/reference/<scale>/
-        benchmarks, shipped with the repository) is used, unscaled (see
+        benchmarks, shipped with the repository) is used, its I/O share
+        scaled by the two machines' fio calibrations (device_ratios,
         reference_note). A run's measured phase scales
         with its ops, a load and the rest of a run (reading the dataset,
         copying the database) with the keys; the start-up of a job does not.
@@ -96,11 +97,21 @@ def _phase_seconds(log, phases):
     return total
 
 
-def _measured(results):
+def _cpu_seconds(path):
+    """The CPU seconds of a Snakemake benchmark file (None when it has none)."""
+    try:
+        return float(pd.read_csv(path, sep="\t")["cpu_time"].iloc[0])
+    except (OSError, ValueError, KeyError, IndexError):
+        return None
+
+
+def _measured(results, io_ratio=None):
     """Every measured load and run job: (kind, id) -> [(scale, job seconds,
     seconds of its measured phase)]. A run's phase scales with its ops, a
     load's with its keys; the rest of a job (reading the dataset, copying
-    the database) with keys too, except the start-up every job pays."""
+    the database) with keys too, except the start-up every job pays.
+    io_ratio {kind: r} stretches each job's I/O share (its wall minus its
+    CPU time) by r: another machine's device (device_ratios)."""
     seen = {}
     for scale in SCALES:
         base = Path(results, scale, "benchmarks")
@@ -110,6 +121,8 @@ def _measured(results):
             if s is None:
                 continue
             kind = "load" if rel.parts[0] == "loads" else "run"
+            if io_ratio and (cpu := _cpu_seconds(path)) is not None:
+                s = min(cpu, s) + max(0.0, s - cpu) * io_ratio[kind]
             raw = Path(results, scale, "raw", *rel.parts).with_suffix(".jsonl")
             phase = _phase_seconds(raw, {"run"} if kind == "run" else {"load", "settle"})
             key = rel.parts[1] if kind == "load" else "/".join(rel.parts[:3])
@@ -122,18 +135,55 @@ def reference_dir(results):
     return Path(results, "reference")
 
 
-def job_times(results):
+# The fio measurement each kind of job's I/O is most like, and its quantity
+# (more is faster): a run's gets read 4 KiB blocks one at a time, a load
+# writes tables and logs sequentially.
+DEVICE_MEASURE = {"run": ("randread-4k-qd1", "iops"), "load": ("seqwrite-1m", "bandwidth_MiBps")}
+
+
+def _calibration(folder):
+    """fio measurement -> row of a calibration.csv (hardware.calibration_plot); {} when absent."""
+    path = Path(folder, "hardware", "calibration.csv")
+    try:
+        return {r["measurement"]: r for _, r in pd.read_csv(path).iterrows()}
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def device_ratios(results, scale):
+    """{kind: reference's speed / this machine's} for DEVICE_MEASURE, from
+    the fio calibrations of the reference run and of this machine at
+    `scale` (else at any scale); None when either machine has none."""
+    ref = next((c for c in map(_calibration, sorted(reference_dir(results).glob("*"))) if c), {})
+    mine = _calibration(Path(results, scale)) or next(
+        (c for c in (_calibration(Path(results, s)) for s in SCALES) if c), {})
+    ratios = {}
+    for kind, (measurement, quantity) in DEVICE_MEASURE.items():
+        try:
+            a, b = float(ref[measurement][quantity]), float(mine[measurement][quantity])
+        except (KeyError, ValueError, TypeError):
+            return None
+        if not (a > 0 and b > 0):
+            return None
+        ratios[kind] = a / b
+    return ratios
+
+
+def job_times(results, scale="local"):
     """_measured of this machine, each job this machine has not measured yet
-    taken from the reference run: (times, how many of its job times were used)."""
-    mine, ref = _measured(results), _measured(reference_dir(results))
+    taken from the reference run (its I/O share scaled by device_ratios):
+    (times, how many of its job times were used)."""
+    mine = _measured(results)
+    ref = _measured(reference_dir(results), device_ratios(results, scale))
     return {**ref, **mine}, sum(len(v) for k, v in ref.items() if k not in mine)
 
 
-def reference_note(results, used):
-    """What the estimate says when it used reference job times. They are
-    not scaled to this machine: a job's time is not split into I/O and
-    CPU (and on a fresh clone this machine has no fio calibration), so no
-    ratio of the two machines' calibrations applies to a known part."""
+def reference_note(results, used, scale="local"):
+    """What the estimate says when it used reference job times. Only a job's
+    I/O share (its wall minus its CPU time, both in Snakemake's benchmark
+    file) is scaled, by the two machines' fio calibrations: no calibration
+    measures the CPU, so its share is the reference's; with no calibration
+    on this machine yet (a fresh clone) nothing is scaled."""
     if not used:
         return None
     base = reference_dir(results)
@@ -142,9 +192,16 @@ def reference_note(results, used):
         cpu = json.loads(fp.read_text())["stable"]["cpu"]["model"] if fp else None
     except (OSError, ValueError, KeyError, TypeError):
         cpu = None
+    ratios = device_ratios(results, scale)
+    if ratios:
+        how = ("each job's I/O share (wall minus CPU time) scaled by the two machines' fio calibrations: "
+               + ", ".join(f"{k}s x{r:.2f} ({' '.join(DEVICE_MEASURE[k])})" for k, r in ratios.items())
+               + "; the CPU share unscaled, as no calibration measures the CPU")
+    else:
+        how = ("unscaled: this machine or the reference has no fio calibration yet "
+               f"(./reproduce hardware --config scale={scale} makes this machine's)")
     return (f"Jobs not yet measured here are estimated from the reference run's job times, "
-            f"measured on {cpu or 'an unrecorded CPU'} ({used} job times, unscaled: a job's time is not split into I/O and CPU, "
-            "so the two machines' fio calibrations are not applied); jobs measured here replace them")
+            f"measured on {cpu or 'an unrecorded CPU'} ({used} job times, {how}); jobs measured here replace them")
 
 
 def _startup(measured):
@@ -160,7 +217,7 @@ def estimate(results, scale, select=None):
     study's counts each load once, as one Snakemake run of the study makes
     it once for every figure that reads it."""
     runs = studies.runs(studies.load_scale(scale), select=select)
-    measured, _ = job_times(results)
+    measured, _ = job_times(results, scale)
     startup = _startup(measured)
     per_scale_runs = {s: studies.runs(studies.load_scale(s)) for s in SCALES}
     loads = {}  # load id -> (seconds or None when unmeasured, disk bytes)
@@ -253,7 +310,7 @@ def main(argv=None):
     total = by_study["seconds"].sum()
     print(f"\ntotal: {humanfriendly.format_timespan(total) if total else '—'} of benchmark jobs"
           " (builds, dataset generation and calibration not included)")
-    note = reference_note(args.results, job_times(args.results)[1])
+    note = reference_note(args.results, job_times(args.results, args.scale)[1], args.scale)
     if note:
         print(note + ".")
     unmeasured = table[table["unmeasured jobs"] > 0]["target"].tolist()

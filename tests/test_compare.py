@@ -161,3 +161,40 @@ def test_estimate_uses_the_reference_job_times_until_jobs_are_measured_here(tmp_
 
 def test_estimate_without_a_reference_says_nothing_of_it(tmp_path):
     assert targets.reference_note(tmp_path, targets.job_times(tmp_path)[1]) is None
+
+
+def test_reference_job_times_scale_their_io_share_by_the_two_calibrations(tmp_path):
+    """A reference job of 20 s with 5 s of CPU: its 15 s of I/O take 4x as
+    long on a device with a quarter of the reference's 4 KiB random-read
+    IOPS (runs), half as long where sequential writes are twice as fast
+    (loads); the CPU share is the reference's."""
+    from lsmrepro import studies
+    runs = studies.runs(studies.load_scale("local"), "baseline", "point")
+    ref = tmp_path / "reference" / "local"
+    for rel in [f"loads/{x}" for x in runs["load"].unique()] + \
+               [f"{r.study}/{r.figure}/{r.point}/r{r.rep}" for r in runs.itertuples()]:
+        p = ref / "benchmarks" / f"{rel}.tsv"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("s\th:m:s\tcpu_time\n20.0\t0:00:20\t5.0\n")
+
+    def calibration(folder, iops, mibps):
+        (folder / "hardware").mkdir(parents=True, exist_ok=True)
+        pd.DataFrame([{"measurement": "randread-4k-qd1", "iops": iops, "bandwidth_MiBps": iops / 256},
+                      {"measurement": "seqwrite-1m", "iops": mibps, "bandwidth_MiBps": mibps}]
+                     ).to_csv(folder / "hardware" / "calibration.csv", index=False)
+
+    # this machine has no calibration yet (a fresh clone): unscaled, and the note says so
+    figures, _ = targets.estimate(tmp_path, "local")
+    assert figures.set_index("target").loc["baseline/point", "seconds"] == 20.0 * (len(runs) + runs["load"].nunique())
+    assert "unscaled: this machine or the reference has no fio calibration" in \
+        targets.reference_note(tmp_path, targets.job_times(tmp_path)[1])
+
+    calibration(ref, 40000, 400)
+    calibration(tmp_path / "local", 10000, 800)
+    assert targets.device_ratios(tmp_path, "local") == {"run": 4.0, "load": 0.5}
+    figures, by_study = targets.estimate(tmp_path, "local")
+    want = (5 + 15 * 4.0) * len(runs) + (5 + 15 * 0.5) * runs["load"].nunique()
+    assert figures.set_index("target").loc["baseline/point", "seconds"] == want
+    assert by_study.set_index("study").loc["baseline", "seconds"] == want
+    note = targets.reference_note(tmp_path, targets.job_times(tmp_path)[1])
+    assert "runs x4.00 (randread-4k-qd1 iops)" in note and "loads x0.50 (seqwrite-1m bandwidth_MiBps)" in note

@@ -206,7 +206,7 @@ def test_runs_ran_under_the_memory_limit(results):
 def test_runs_copy_their_load_and_say_how(results):
     for log in (results / "smoke" / "raw" / "baseline").rglob("r*.jsonl"):
         meta = json.loads(log.read_text().splitlines()[0])["meta"]
-        assert meta["db_copy"] in ("reflink", "copy") and meta["cache"] == "warm"
+        assert meta["db_copy"] in ("link", "reflink", "copy") and meta["cache"] == "warm"
         assert float(meta["db_copy_sync_seconds"]) >= 0  # written back before the job
         assert meta["load_log"].endswith(".jsonl") and f"seed={1000 + int(meta['repetition'])}" in meta["load"]
 
@@ -415,7 +415,7 @@ def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
     assert r.returncode == 0, r.stderr
     records = [json.loads(x) for x in run_log.read_text().splitlines()]
     meta = records[0]["meta"]
-    assert meta["db_copy"] in ("reflink", "copy") and meta["cache"] == "cold"
+    assert meta["db_copy"] in ("link", "reflink", "copy") and meta["cache"] == "cold"
     assert int(meta["cache_evicted_files"]) > 0 and meta["cache_dropped"].startswith("yes" if os.geteuid() == 0 else "no")
     # evicted again after open, just before the run phase
     assert [x["phase"] for x in records if x["type"] == "phase"] == ["evict", "run"]

@@ -109,6 +109,9 @@ def test_cold_run_without_runner_measure_starts_uncached(tmp_path):
     # warm: a plain copy's pages are cached; a reflink's are not known
     [row] = regime.run_rows(_log(tmp_path, [], {"phase": "run", "cache": "warm", "db_copy": "copy"}), {}, None)
     assert row["value"] == 1.0
+    # a linked copy's warm run read its files once (lsmrepro.bench.read_once)
+    [row] = regime.run_rows(_log(tmp_path, [], {"phase": "run", "cache": "warm", "db_copy": "link"}), {}, None)
+    assert row["value"] == 1.0
     assert regime.run_rows(_log(tmp_path, [], {"phase": "run", "cache": "warm", "db_copy": "reflink"}), {}, None) == []
 
 
