@@ -9,7 +9,6 @@ rule fetch_source:
     output:
         f"{BUILD}/sources/{{file}}",
     params:
-        py=PY,
         name=lambda w: next(n for n, s in SOURCES.items() if s["file"] == w.file),
         drop=config["sources_dir"],
     conda:
@@ -17,7 +16,7 @@ rule fetch_source:
     log:
         f"{BUILD}/logs/fetch/{{file}}.log",
     shell:
-        "{params.py} engines.fetch {params.name} --out {output} --drop-dir {params.drop} 2> {log}"
+        "python -m engines.fetch {params.name} --out {output} --drop-dir {params.drop} 2> {log}"
 
 
 rule build_engine:
@@ -27,7 +26,6 @@ rule build_engine:
         binary=f"{BUILD}/engines/{{engine}}/bin/lsmbench",
         build_id=f"{BUILD}/engines/{{engine}}/build_id.json",
     params:
-        py=PY,
         tarball=lambda w: source_tarball(ENGINES[w.engine]["source"]),
         work=lambda w: f"{BUILD}/engines/{w.engine}",
     threads: workflow.cores
@@ -36,7 +34,7 @@ rule build_engine:
     log:
         f"{BUILD}/logs/build/{{engine}}.log",
     shell:
-        "{params.py} engines.build_engine {wildcards.engine} --tarball {params.tarball}"
+        "python -m engines.build_engine {wildcards.engine} --tarball {params.tarball}"
         " --work {params.work} --jobs {threads} 2> {log}"
 
 

@@ -17,14 +17,13 @@ rule hardware_fingerprint:
     output:
         f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
     params:
-        py=PY,
         db=lambda w: hardware_db_dir(w.scale),
     conda:
         CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/hardware/fingerprint.log",
     shell:
-        "mkdir -p {params.db} && {params.py} hardware.fingerprint --dir {params.db} --out {output} 2> {log}"
+        "mkdir -p {params.db} && python -m hardware.fingerprint --dir {params.db} --out {output} 2> {log}"
 
 
 # Once per host and scale; it measures the device, so it takes the bench lock
@@ -37,7 +36,6 @@ rule hardware_calibration:
     output:
         f"{RESULTS}/{{scale}}/hardware/calibration.json",
     params:
-        py=PY,
         c=lambda w: hardware_cfg(w.scale)["calibration"],
         dir=lambda w: f"{hardware_db_dir(w.scale)}/fio-calibration",
     threads: workflow.cores
@@ -49,7 +47,7 @@ rule hardware_calibration:
     log:
         f"{RESULTS}/{{scale}}/logs/hardware/calibration.log",
     shell:
-        "mkdir -p {params.dir} && {params.py} hardware.fio_profile --jobs-dir hardware/fio"
+        "mkdir -p {params.dir} && python -m hardware.fio_profile --jobs-dir hardware/fio"
         " --dir {params.dir} --ramp {params.c[ramp_s]} --runtime {params.c[runtime_s]}"
         " --size {params.c[size]} --out {output} 2> {log}"
 
@@ -64,14 +62,12 @@ rule hardware_calibration_figure:
                    caption="calibration.rst", category="hardware"),
         csv=f"{RESULTS}/{{scale}}/hardware/calibration.csv",
         md=f"{RESULTS}/{{scale}}/hardware/calibration.md",
-    params:
-        py=PY,
     conda:
         CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/hardware/calibration_figure.log",
     shell:
-        "{params.py} hardware.calibration_plot --profile {input.profile} --out-pdf {output.pdf}"
+        "python -m hardware.calibration_plot --profile {input.profile} --out-pdf {output.pdf}"
         " --out-png {output.png} --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
 
@@ -85,14 +81,12 @@ rule hardware_system_table:
     output:
         csv=f"{RESULTS}/{{scale}}/hardware/system.csv",
         md=f"{RESULTS}/{{scale}}/hardware/system.md",
-    params:
-        py=PY,
     conda:
         CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/hardware/system_table.log",
     shell:
-        "{params.py} hardware.system_table --fingerprint {input.fingerprint} --profile {input.profile}"
+        "python -m hardware.system_table --fingerprint {input.fingerprint} --profile {input.profile}"
         " --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
 

@@ -42,7 +42,6 @@ rule bench_load:
     benchmark:
         f"{RESULTS}/{{scale}}/benchmarks/loads/{{load}}.tsv"
     params:
-        py=PY,
         limit=lambda w: bench_memory_limit(load_rows(w)[0], "load") or hardware_memory_limit(w),
         unenforced=hardware_unenforced_flag,
         args=lambda w: " ".join(load_rows(w)[0].load_args),
@@ -58,7 +57,7 @@ rule bench_load:
     log:
         f"{RESULTS}/{{scale}}/logs/loads/{{load}}.log",
     shell:
-        "{params.py} lsmrepro.bench load --db {output.db} --log {output.log} --limits {output.limits}"
+        "python -m lsmrepro.bench load --db {output.db} --log {output.log} --limits {output.limits}"
         " --memory {params.limit} {params.unenforced} --"
         " {input.binary} --dataset {input.dataset} --dataset-manifest {input.manifest}"
         " --attach fingerprint={input.fingerprint} --attach calibration={input.calibration}"
@@ -86,7 +85,6 @@ rule bench_run:
     benchmark:
         f"{RESULTS}/{{scale}}/benchmarks/{{study}}/{{figure}}/{{point}}/r{{rep}}.tsv"
     params:
-        py=PY,
         limit=lambda w: bench_memory_limit(run_row(w)) or hardware_memory_limit(w),
         unenforced=hardware_unenforced_flag,
         args=lambda w: " ".join(run_row(w).run_args),
@@ -106,7 +104,7 @@ rule bench_run:
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}/{{point}}/r{{rep}}.log",
     shell:
-        "{params.py} lsmrepro.bench run --from {input.load_db} --load-log {input.load_log}"
+        "python -m lsmrepro.bench run --from {input.load_db} --load-log {input.load_log}"
         " --db {params.workdb} --cache {params.cache} --log {output.log} --limits {output.limits}"
         " --manifest {params.manifest:q}"
         " --memory {params.limit} {params.unenforced} --"
@@ -127,14 +125,12 @@ rule experiment_tidy:
         lambda w: run_raw(w.scale, figure_runs(w.scale, w.study, w.figure)),
     output:
         f"{RESULTS}/{{scale}}/tidy/{{study}}/{{figure}}.csv",
-    params:
-        py=PY,
     conda:
         CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_tidy.log",
     shell:
-        "{params.py} lsmrepro.aggregate --out {output} {input} 2> {log}"
+        "python -m lsmrepro.aggregate --out {output} {input} 2> {log}"
 
 
 # The study's table: its experiments' joined.
@@ -143,14 +139,12 @@ rule study_tidy:
         lambda w: [experiment_tidy(w.scale, w.study, f) for f in lsm_studies.study_experiments(w.study)],
     output:
         f"{RESULTS}/{{scale}}/tidy/{{study}}.csv",
-    params:
-        py=PY,
     conda:
         CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/tidy.log",
     shell:
-        "{params.py} lsmrepro.aggregate --concat --out {output} {input} 2> {log}"
+        "python -m lsmrepro.aggregate --concat --out {output} {input} 2> {log}"
 
 
 # Any figure: paper/<study>/<figure>.py applied to its experiments' tidy rows.
@@ -166,7 +160,6 @@ rule study_figure:
         csv=f"{RESULTS}/{{scale}}/tables/{{study}}/{{figure}}.csv",
         md=f"{RESULTS}/{{scale}}/tables/{{study}}/{{figure}}.md",
     params:
-        py=PY,
         caption=lambda w: lsm_studies.caption(w.study, w.figure),
         datasets=lambda w, input: " ".join(input.datasets),
     conda:
@@ -174,7 +167,7 @@ rule study_figure:
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_figure.log",
     shell:
-        "{params.py} paper.figure --study {wildcards.study} --figure {wildcards.figure}"
+        "python -m paper.figure --study {wildcards.study} --figure {wildcards.figure}"
         " --tidy {input.tidy} --datasets {params.datasets} --fingerprint {input.fingerprint}"
         " --out-csv {output.csv} --out-md {output.md} --out-pdf {output.pdf} --out-png {output.png} 2> {log}"
 
@@ -189,14 +182,13 @@ rule study_table:
         csv=f"{RESULTS}/{{scale}}/tables/{{study}}/{{figure}}.csv",
         md=f"{RESULTS}/{{scale}}/tables/{{study}}/{{figure}}.md",
     params:
-        py=PY,
         datasets=lambda w, input: " ".join(input.datasets),
     conda:
         CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_table.log",
     shell:
-        "{params.py} paper.figure --study {wildcards.study} --figure {wildcards.figure}"
+        "python -m paper.figure --study {wildcards.study} --figure {wildcards.figure}"
         " --tidy {input.tidy} --datasets {params.datasets} --fingerprint {input.fingerprint}"
         " --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
@@ -209,14 +201,12 @@ rule study_regime:
     output:
         csv=f"{RESULTS}/{{scale}}/tables/{{study}}/regime.csv",
         md=f"{RESULTS}/{{scale}}/tables/{{study}}/regime.md",
-    params:
-        py=PY,
     conda:
         CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/regime.log",
     shell:
-        "{params.py} lsmrepro.regime --study {wildcards.study} --tidy {input.tidy}"
+        "python -m lsmrepro.regime --study {wildcards.study} --tidy {input.tidy}"
         " --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
 
@@ -228,14 +218,12 @@ rule study_claims:
     output:
         csv=f"{RESULTS}/{{scale}}/claims/{{study}}.csv",
         md=f"{RESULTS}/{{scale}}/claims/{{study}}.md",
-    params:
-        py=PY,
     conda:
         CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/claims.log",
     shell:
-        "{params.py} lsmrepro.claims --study {wildcards.study} --tidy {input.tidy} --claims {input.claims}"
+        "python -m lsmrepro.claims --study {wildcards.study} --tidy {input.tidy} --claims {input.claims}"
         " --scale {wildcards.scale} --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
 
@@ -248,14 +236,12 @@ rule figure_claims:
     output:
         csv=f"{RESULTS}/{{scale}}/claims/{{study}}/{{figure}}.csv",
         md=f"{RESULTS}/{{scale}}/claims/{{study}}/{{figure}}.md",
-    params:
-        py=PY,
     conda:
         CONDA_ENV
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_claims.log",
     shell:
-        "{params.py} lsmrepro.claims --study {wildcards.study} --figure {wildcards.figure} --tidy {input.tidy}"
+        "python -m lsmrepro.claims --study {wildcards.study} --figure {wildcards.figure} --tidy {input.tidy}"
         " --claims {input.claims} --scale {wildcards.scale} --out-csv {output.csv} --out-md {output.md} 2> {log}"
 
 
@@ -272,7 +258,6 @@ rule compare:
         machines=f"{RESULTS}/{{scale}}/compare/machines.csv",
         md=f"{RESULTS}/{{scale}}/compare/index.md",
     params:
-        py=PY,
         results=lambda w, output: os.path.dirname(os.path.dirname(os.path.dirname(output.md))),
         reference=lambda w, input: os.path.dirname(input.reference),  # results/reference/local
     conda:
@@ -280,7 +265,7 @@ rule compare:
     log:
         f"{RESULTS}/{{scale}}/logs/compare.log",
     shell:
-        "{params.py} lsmrepro.compare --scale {wildcards.scale} --reference {params.reference}"
+        "python -m lsmrepro.compare --scale {wildcards.scale} --reference {params.reference}"
         " --results {params.results} > /dev/null 2> {log}"
 
 
@@ -295,7 +280,6 @@ rule report:
     output:
         f"{RESULTS}/{{scale}}/report/index.html",
     params:
-        py=PY,
         # results/<scale>/report/index.html -> results
         results=lambda w, output: os.path.dirname(os.path.dirname(os.path.dirname(output[0]))),
         studies=" ".join(STUDIES),
@@ -305,7 +289,7 @@ rule report:
     log:
         f"{RESULTS}/{{scale}}/logs/report.log",
     shell:
-        "{params.py} lsmrepro.report --scale {wildcards.scale} --results {params.results}"
+        "python -m lsmrepro.report --scale {wildcards.scale} --results {params.results}"
         " --studies {params.studies} --hardware {params.hardware} --build-ids {input.builds}"
         " --logs {input.logs} --out {output} 2> {log}"
 

@@ -22,9 +22,13 @@ except InputError as e:
 
 BUILD = config["build_dir"]
 RESULTS = config["results_dir"]
-# The environment's own interpreter by one name (python or python3 started
-# Snakemake: the same), so a job's params do not change with how it was run.
-PY = f"{Path(sys.prefix) / 'bin' / 'python'} -m"
+# Jobs run `python -m module`, which is this environment's interpreter, first
+# on PATH, unless a software deployment method (conda, apptainer) brings its
+# own. Not in params: params are a rerun trigger, and this path moves with
+# the checkout (a moved clone, a worktree), which would rebuild every engine
+# and rerun every job. A cluster job re-reads this file in its environment.
+if not workflow.deployment_settings.deployment_method:
+    shell.prefix(f'set -euo pipefail; export PATH="{Path(sys.prefix) / "bin"}:$PATH"; ')  # keeps bash's default strict mode
 # The software of every rule (see the file for when it is used).
 CONDA_ENV = f"{workflow.basedir}/workflow/envs/pipeline.yaml"
 

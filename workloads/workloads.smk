@@ -58,7 +58,6 @@ rule dataset:
         sosd=f"{WL_DIR}/{{name}}_{{width}}",
         manifest=f"{WL_DIR}/{{name}}_{{width}}.manifest.json",
     params:
-        py=PY,
         real=lambda w: wl.policy(SCALES, w.scale, "real"),
         data=config["data_dir"],
     conda:
@@ -66,7 +65,7 @@ rule dataset:
     log:
         f"{WL_LOGS}/{{name}}_{{width}}.log",
     shell:
-        "{params.py} workloads.materialize --dataset {wildcards.name} --scale {wildcards.scale}"
+        "python -m workloads.materialize --dataset {wildcards.name} --scale {wildcards.scale}"
         " --out {output.sosd} --datagen {input.datagen} --data-dir {params.data}"
         " --real {params.real} > {log} 2>&1 || (tail -1 {log} >&2; exit 2)"
 
@@ -78,14 +77,12 @@ rule dataset_key_lengths:
     output:
         lengths=f"{WL_DIR}/{{name}}_keylen_uint32",
         manifest=f"{WL_DIR}/{{name}}_keylen_uint32.manifest.json",
-    params:
-        py=PY,
     conda:
         CONDA_ENV
     log:
         f"{WL_LOGS}/{{name}}_keylen.log",
     shell:
-        "{params.py} workloads.materialize --key-lengths-of {wildcards.name} --scale {wildcards.scale}"
+        "python -m workloads.materialize --key-lengths-of {wildcards.name} --scale {wildcards.scale}"
         " --out {output.lengths} --datagen {input.datagen} > {log} 2>&1 || (tail -1 {log} >&2; exit 2)"
 
 
@@ -96,14 +93,12 @@ rule dataset_sizes:
     output:
         sizes=f"{WL_DIR}/sizes_{{sizeset}}_{{side}}_uint32",
         manifest=f"{WL_DIR}/sizes_{{sizeset}}_{{side}}_uint32.manifest.json",
-    params:
-        py=PY,
     conda:
         CONDA_ENV
     log:
         f"{WL_LOGS}/sizes_{{sizeset}}_{{side}}.log",
     shell:
-        "{params.py} workloads.materialize --size-set {wildcards.sizeset} --side {wildcards.side}"
+        "python -m workloads.materialize --size-set {wildcards.sizeset} --side {wildcards.side}"
         " --scale {wildcards.scale} --out {output.sizes} --datagen {input.datagen}"
         " > {log} 2>&1 || (tail -1 {log} >&2; exit 2)"
 
@@ -134,7 +129,6 @@ rule sosd_download:
     output:
         f"{config['data_dir']}/{{realfile}}",
     params:
-        py=PY,
         name=lambda w: WL_DOWNLOADABLE[w.realfile],
         data=lambda w, output: os.path.dirname(output[0]),
     conda:
@@ -142,7 +136,7 @@ rule sosd_download:
     log:
         f"{RESULTS}/logs/downloads/{{realfile}}.log",
     shell:
-        "{params.py} workloads.sosd_fetch --dataset {params.name} --data-dir {params.data}"
+        "python -m workloads.sosd_fetch --dataset {params.name} --data-dir {params.data}"
         " > {log} 2>&1 || (tail -1 {log} >&2; exit 2)"
 
 
@@ -157,11 +151,10 @@ rule datasets_table1:
     output:
         f"{RESULTS}/{config['scale']}/datasets/table1.json",
     params:
-        py=PY,
         manifests=lambda w, input: os.path.dirname(input[0]),
     conda:
         CONDA_ENV
     log:
         f"{RESULTS}/{config['scale']}/logs/datasets/table1.log",
     shell:
-        "{params.py} workloads.catalogue table1 --manifests {params.manifests} > {output} 2> {log}"
+        "python -m workloads.catalogue table1 --manifests {params.manifests} > {output} 2> {log}"
