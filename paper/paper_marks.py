@@ -1,8 +1,9 @@
 """The paper beside us: for each claim of a figure that gives a number
 (paper/<study>/claims.yaml `paper`: value, members or range), a black mark
 labelled "paper" at the bar or point that shows the claim's numerator
-(found by its runs: plotting.shows), and a `paper` column in the figure's
-table. The numbers come from the claims files only.
+(found by its runs: plotting.shows) or the ratio itself (a speedup the
+figure computed: plotting.shows_ratio), and a `paper` column in the
+figure's table. The numbers come from the claims files only.
 
 Where the mark stands, one rule for every kind: at y = h * paper / ours,
 where h is the bar's height and ours the claim's measure computed from the
@@ -27,6 +28,7 @@ KEY = " ".join(KEY_LINES)
 TEXT_LIMIT = 16  # above this many marks a figure shows the lines without their numbers
 NOTE_LIMIT = 8
 GAP_PX = 10
+POINT_PX = 14
 SAMPLE_COLUMNS = {"run", "repetition", "value", "metric", "note", "source", "fingerprint", "point"}
 
 
@@ -124,6 +126,25 @@ def _locate(fig, rows):
     return None
 
 
+def _locate_ratio(fig, num, den):
+    """(ax, x, width, height, the numerator's rows) of the bar or point a
+    figure declared (plotting.shows_ratio) to show num's runs over den's,
+    or None."""
+    if num["metric"].nunique() != 1 or den["metric"].nunique() != 1 or "run" not in num.columns:
+        return None
+    metric = num["metric"].iloc[0]
+    if den["metric"].iloc[0] != metric:
+        return None
+    runs = (frozenset(num["run"].astype(str)), frozenset(den["run"].astype(str)))
+    for ax in fig.axes:
+        for m, n, d, height in plotting.shown_ratios(ax):
+            if m == metric and (n, d) == runs:
+                hit = _artist_at(ax, height)
+                if hit:
+                    return (ax, *hit, height, num)
+    return None
+
+
 def _close(a, b):
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
 
@@ -140,7 +161,7 @@ def _artist_at(ax, height):
         for x, y in zip(xs, ys):
             try:
                 if _close(float(y), height):
-                    return float(x), 0.4
+                    return float(x), None  # a point: the mark spans a fixed width on screen (_span)
             except (TypeError, ValueError):
                 break
     return None
@@ -172,7 +193,9 @@ def _places(fig, tidy, mk):
         out = []
         for n, d in parts:
             ours = _measure(n, d)
-            hit = _locate(fig, n) if ours == ours and ours > 0 else None
+            hit = None
+            if ours == ours and ours > 0:
+                hit = _locate(fig, n) or (_locate_ratio(fig, n, d) if d is not None else None)
             if hit is None:
                 break
             ax, x, width, height, sub = hit
@@ -181,6 +204,17 @@ def _places(fig, tidy, mk):
         else:
             return out
     return []
+
+
+def _span(ax, x, width):
+    """The x extent of a mark: its bar's (at least 0.2 wide), or for a point
+    POINT_PX either side on screen, which a log axis keeps visible."""
+    if width is not None:
+        half = max(width, 0.2) / 2
+        return x - half, x + half
+    px = ax.transData.transform((x, 0))[0]
+    inv = ax.transData.inverted()
+    return inv.transform((px - POINT_PX, 0))[0], inv.transform((px + POINT_PX, 0))[0]
 
 
 def draw(fig, tidy, claims):
@@ -197,18 +231,18 @@ def draw(fig, tidy, claims):
                 bands.setdefault((id(ax), x), []).append(mk)
     for mk in all_marks:
         for ax, x, width, height, ours, _ in mk.places:
-            half = max(width, 0.2) / 2
+            lo_x, hi_x = _span(ax, x, width)
             scale = height / ours
             if isinstance(mk.numbers, tuple):
                 lo, hi = (n * scale for n in mk.numbers)
                 slot = bands[(id(ax), x)]
-                w = 2 * half / len(slot)
-                left = x - half + slot.index(mk) * w
+                w = (hi_x - lo_x) / len(slot)
+                left = lo_x + slot.index(mk) * w
                 artist = ax.add_patch(Rectangle((left, lo), w, hi - lo, color=COLOR, alpha=0.25, lw=0, zorder=4))
                 y = hi
             else:
                 y = mk.numbers * scale
-                artist, = ax.plot([x - half, x + half], [y, y], color=COLOR, lw=1.8, ls="--", zorder=5)
+                artist, = ax.plot([lo_x, hi_x], [y, y], color=COLOR, lw=1.8, ls="--", zorder=5)
             artist.set_label(mk.text)
             artist.set_gid("paper")
             labels.setdefault(ax, []).append((x, y, mk.short))

@@ -118,3 +118,18 @@ def shows(ax, frame, metric=None):
 def shown(ax):
     """The frames `shows` declared for `ax`."""
     return ax.__dict__.get("_lsmrepro_shows", [])
+
+
+def shows_ratio(ax, metric, num_runs, den_runs, height):
+    """Declares that a bar or point on `ax` at `height` shows a measure of
+    two sets of runs of one tidy metric, `num_runs`' values over
+    `den_runs`' (a speedup of paired runs): paper/paper_marks.py finds a
+    ratio claim's bar by the runs its numerator and denominator select."""
+    ax.__dict__.setdefault("_lsmrepro_ratios", []).append(
+        (metric, frozenset(map(str, num_runs)), frozenset(map(str, den_runs)), float(height)))
+
+
+def shown_ratios(ax):
+    """The (metric, numerator runs, denominator runs, height) `shows_ratio`
+    declared for `ax`."""
+    return ax.__dict__.get("_lsmrepro_ratios", [])

@@ -83,3 +83,33 @@ def test_every_claim_with_a_number_has_marks_of_its_own_numbers():
             assert numbers == {1 + v for v in claims_spec.paper_numbers(paper).values()}, c["id"]
         elif c["measure"]["kind"] != "ordering" or "members" in paper:
             assert numbers == set(claims_spec.paper_numbers(paper).values()), c["id"]
+
+
+def test_a_speedup_the_figure_computed_gets_the_paper_ratio_on_its_point():
+    """A figure that plots a ratio of runs (bourbon's speedups) declares it
+    (plotting.shows_ratio): a ratio claim over exactly those runs draws the
+    paper's ratio there, visibly wide on a log axis; other runs draw nothing."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    from paper import plotting
+
+    tidy = pd.DataFrame({"run": ["a0", "a1", "b0", "b1"], "repetition": [0, 1, 0, 1], "engine": ["a", "a", "b", "b"],
+                         "metric": "run_throughput", "value": [4.0, 4.4, 2.0, 2.0]})
+    claim = _claim({"value": 3.0}, kind="ratio", numerator={"metric": "run_throughput", "engine": "a"},
+                   denominator={"metric": "run_throughput", "engine": "b"}, pair_on=["repetition"])
+
+    def drawn(num_runs):
+        fig, ax = plt.subplots()
+        ax.set_xscale("log")
+        ax.plot([1, 100], [2.1, 1.0], marker="o")  # the speedup at x = 1 is 2.1 (mean of the pairs)
+        plotting.shows_ratio(ax, "run_throughput", num_runs, ["b0", "b1"], 2.1)
+        (mk,) = paper_marks.draw(fig, tidy, [claim])
+        return _paper_artists(fig), mk
+
+    (line,), mk = drawn(["a0", "a1"])
+    # y = h * paper / ours: 2.1 * 3 / (4.2 / 2)
+    assert line.get_ydata()[0] == pytest.approx(3.0)
+    left, right = line.get_xdata()
+    assert 0 < left < 1 < right
+    artists, mk = drawn(["a0"])
+    assert artists == [] and mk.why == "no bar shows its rows"

@@ -76,17 +76,30 @@ def keys_of(frame, extra=()):
 
 def speedup(frame, base="WiscKey", target="Bourbon", higher_is_better=False):
     """target's speedup over base, paired on the run's factors; mean and sd
-    over pairs per (dataset, workload, order, cache)."""
+    over pairs per (dataset, workload, order, cache), and the runs of each
+    side of the ratio (`num_runs`, `den_runs`: tuples; for shows_ratio)."""
     keys = keys_of(frame)
-    b = frame[frame["system"] == base].set_index(keys)["value"]
-    t = frame[frame["system"] == target].set_index(keys)["value"]
-    pairs = (t / b if higher_is_better else b / t).dropna()
-    if pairs.empty:
-        return pd.DataFrame(columns=[k for k in keys if k != "repetition"] + ["speedup", "sd", "pairs"])
+    b = frame[frame["system"] == base].set_index(keys)
+    t = frame[frame["system"] == target].set_index(keys)
+    num, den = (t, b) if higher_is_better else (b, t)
+    pairs = (num["value"] / den["value"]).dropna()
     group = [k for k in keys if k != "repetition"]
+    if pairs.empty:
+        return pd.DataFrame(columns=group + ["speedup", "sd", "pairs", "num_runs", "den_runs"])
     g = pairs.groupby(level=group) if group else pairs.groupby(lambda _: 0)
     out = g.agg(["mean", "std", "count"]).rename(columns={"mean": "speedup", "std": "sd", "count": "pairs"})
+    if "run" in frame.columns:
+        runs = pd.DataFrame({"num_runs": num["run"], "den_runs": den["run"]}).loc[pairs.index]
+        by = runs.groupby(level=group) if group else runs.groupby(lambda _: 0)
+        out = out.join(by.agg(tuple))
     return out.reset_index()
+
+
+def shows_speedups(ax, sp, metric):
+    """Declares each speedup of `sp` (speedup()) drawn on ax at its height
+    (plotting.shows_ratio), so a claim's paper number is drawn beside it."""
+    for _, row in sp.dropna(subset=["num_runs"]).iterrows() if "num_runs" in sp.columns else []:
+        plotting.shows_ratio(ax, metric, row["num_runs"], row["den_runs"], row["speedup"])
 
 
 def bars(ax, frame, x, order, hues, ylabel, speedups=None, base="WiscKey", target="Bourbon", fmt="{:.2f}×"):

@@ -14,6 +14,7 @@ def figure(rows, spec):
     for ds in common.present(list(spec["datasets"]), sp["dataset"]):
         d = sp[sp["dataset"] == ds].assign(length=common.range_length).sort_values("length")
         ax.errorbar(d["length"], d["speedup"], yerr=d["sd"].fillna(0), marker="o", capsize=3, label=ds)
+    common.shows_speedups(ax, sp, tput.attrs["metric"])
     ax.axhline(1, color="#888888", lw=1, ls=":")
     ax.set_xscale("log")
     ax.set_xlabel("range length (entries)")

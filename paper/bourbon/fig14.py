@@ -21,6 +21,7 @@ def normalised(ax, rows, spec, title):
         ax.bar(xs, ys, width, yerr=[0 if e != e else e for e in es], capsize=2, label=ds)
         for x, y in zip(xs, ys):
             ax.annotate(f"{y:.2f}", (x, y), xytext=(0, 3), textcoords="offset points", ha="center", fontsize=7)
+    common.shows_speedups(ax, sp, tput.attrs["metric"])
     ax.axhline(1, color="#888888", lw=1, ls=":")
     ax.set_xticks(range(len(workloads)), [f"YCSB-{w}" for w in workloads])
     ax.set_ylabel("throughput normalised to WiscKey")
