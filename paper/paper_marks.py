@@ -27,7 +27,7 @@ KEY_LINES = ["dashed black line 'paper': the paper's number, where our bar would
 KEY = " ".join(KEY_LINES)
 TEXT_LIMIT = 16  # above this many marks a figure shows the lines without their numbers
 NOTE_LIMIT = 8
-GAP_PX = 10
+LABEL_PT = 7.5
 POINT_PX = 14
 SAMPLE_COLUMNS = {"run", "repetition", "value", "metric", "note", "source", "fingerprint", "point"}
 
@@ -257,17 +257,43 @@ def draw(fig, tidy, claims):
 
 
 def _label(ax, items):
-    """The number over each line's middle (its own bar), pushed up where
-    two on one bar would overlap."""
-    last = None
-    for x, y, text in sorted(items, key=lambda i: (i[0], i[1])):
-        px = ax.transData.transform((x, y)) + (0, 1)
-        if last is not None and abs(px[0] - last[0]) < 1 and px[1] - last[1] < GAP_PX:
-            px[1] = last[1] + GAP_PX
-        last = px
-        ax.annotate(text, xy=(x, y), xytext=ax.transData.inverted().transform(px), fontsize=7.5, color=COLOR,
-                    ha="center", va="bottom", bbox=dict(boxstyle="square,pad=0.05", fc="white", ec="none", alpha=0.7),
-                    gid="paper")
+    """The number over each line's middle (its own bar). Several lines on
+    one bar: each label just over its line unless that would cover a
+    higher line or the label below, else pushed up over them, so labels
+    keep the lines' order (the lowest label names the lowest line); the
+    axis grows to keep them inside."""
+    for _ in range(4):  # growing the axis moves the lines on screen: place again
+        placed, top = _label_places(ax, items)
+        if top <= ax.transAxes.transform((0, 1))[1]:
+            break
+        lo, _hi = ax.get_ylim()
+        ax.set_ylim(lo, ax.transData.inverted().transform((0, top))[1])
+    for x, y, text, at in placed:
+        ax.annotate(text, xy=(x, y), xytext=ax.transData.inverted().transform(at), fontsize=LABEL_PT,
+                    color=COLOR, ha="center", va="bottom",
+                    bbox=dict(boxstyle="square,pad=0.05", fc="white", ec="none", alpha=0.7), gid="paper")
+
+
+def _label_places(ax, items):
+    """([(x, y, text, label's screen position)], the labels' top on screen)."""
+    gap = LABEL_PT * 1.35 * ax.figure.dpi / 72  # a label's height on screen, and a little air
+    bars = {}
+    for x, y, text in items:
+        bars.setdefault(round(float(ax.transData.transform((x, 0))[0])), []).append((x, y, text))
+    placed, top = [], -math.inf
+    for stack in bars.values():
+        stack.sort(key=lambda i: i[1])
+        lines = [ax.transData.transform((x, y)) for x, y, _ in stack]
+        floor = -math.inf
+        for j, (x, y, text) in enumerate(stack):
+            at = max(lines[j][1] + 1, floor)
+            for _, py in lines[j + 1:]:  # ascending: a push may bring the next line under the label
+                if at <= py < at + gap:
+                    at = py + 1
+            floor = at + gap
+            top = max(top, floor)
+            placed.append((x, y, text, (lines[j][0], at)))
+    return placed, top
 
 
 def _note(fig, all_marks, drawn):

@@ -113,3 +113,22 @@ def test_a_speedup_the_figure_computed_gets_the_paper_ratio_on_its_point():
     assert 0 < left < 1 < right
     artists, mk = drawn(["a0"])
     assert artists == [] and mk.why == "no bar shows its rows"
+
+
+def test_labels_of_close_lines_on_one_bar_keep_their_order_and_cover_no_line():
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.bar([0], [180])
+    ys = {"1.57× b": 260, "1.41× t": 271, "1.92× r": 286}
+    for y in ys.values():
+        ax.plot([-0.4, 0.4], [y, y])
+    paper_marks._label(ax, [(0.0, y, text) for text, y in ys.items()])
+    fig.canvas.draw()
+    labels = sorted((t for t in ax.texts if t.get_gid() == "paper"), key=lambda t: t.get_window_extent().y0)
+    assert [t.get_text() for t in labels] == list(ys)  # lowest label names the lowest line
+    boxes = [t.get_window_extent() for t in labels]
+    assert all(a.y1 <= b.y0 + 0.5 for a, b in zip(boxes, boxes[1:]))  # no two overlap
+    lines_px = [ax.transData.transform((0, y))[1] for y in ys.values()]
+    assert not [py for py in lines_px for b in boxes if b.y0 + 0.5 < py < b.y1 - 0.5]  # no label over a line
+    assert max(b.y1 for b in boxes) <= ax.get_window_extent().y1 + 0.5  # inside the axes
