@@ -85,16 +85,49 @@ def _benchmark_seconds(path):
 
 
 def _phase_seconds(log, phases):
-    """Seconds of these phases in an lsmbench log (0 when unreadable)."""
-    total = 0.0
+    """(seconds of these phases, ops of its run phase or None) in an
+    lsmbench log; None when there is no log."""
+    total, ops = 0.0, None
     try:
         for line in Path(log).read_text().splitlines():
             rec = json.loads(line)
             if rec.get("type") == "phase" and rec["phase"] in phases:
                 total += rec["seconds"]
-    except (OSError, ValueError, KeyError):
-        return 0.0
-    return total
+                ops = rec.get("ops") if rec["phase"] == "run" else ops
+    except OSError:
+        return None
+    except (ValueError, KeyError):
+        return 0.0, None
+    return total, ops
+
+
+TIDY_PHASES = {"run_seconds", "setup_ops", "load_seconds", "settle_seconds"}
+
+
+def _tidy_phases(results, scale):
+    """What _phase_seconds reads, from a run's tidy tables where its raw
+    logs stayed behind (a shipped reference run): (kind, job id) ->
+    (seconds, ops). A run's: its run_seconds and setup_ops; a load's: its
+    load and settle seconds, named by their source (the load's log)."""
+    frames = []
+    for path in sorted(Path(results, scale, "tidy").glob("*.csv*")):
+        t = pd.read_csv(path, usecols=["study", "experiment", "point", "repetition", "metric", "value", "source"],
+                        low_memory=False)
+        frames.append(t[t["metric"].isin(TIDY_PHASES)])
+    out = {}
+    if not frames:
+        return out
+    t = pd.concat(frames, ignore_index=True)
+    runs = t[t["metric"].isin({"run_seconds", "setup_ops"})].drop_duplicates(
+        ["study", "experiment", "point", "repetition", "metric"])
+    for key, g in runs.groupby(["study", "experiment", "point", "repetition"]):
+        v = dict(zip(g["metric"], pd.to_numeric(g["value"], errors="coerce")))
+        out[("run", "{}/{}/{}/r{}".format(*key))] = (float(v.get("run_seconds", 0.0)), v.get("setup_ops"))
+    loads = t[t["metric"].isin({"load_seconds", "settle_seconds"})].drop_duplicates(["source", "metric"])
+    ids = loads["source"].astype(str).str.rsplit(":", n=1).str[0].map(lambda x: Path(x).name.removesuffix(".jsonl"))
+    for load, g in loads.assign(load=ids).groupby("load"):
+        out[("load", load)] = (float(pd.to_numeric(g["value"], errors="coerce").sum()), None)
+    return out
 
 
 def _cpu_seconds(path):
@@ -107,13 +140,16 @@ def _cpu_seconds(path):
 
 def _measured(results, io_ratio=None):
     """Every measured load and run job: (kind, id) -> [(scale, job seconds,
-    seconds of its measured phase)]. A run's phase scales with its ops, a
-    load's with its keys; the rest of a job (reading the dataset, copying
-    the database) with keys too, except the start-up every job pays.
+    seconds of its measured phase, the ops it ran or None)]. A run's phase
+    scales with its ops, a load's with its keys; the rest of a job (reading
+    the dataset, copying the database) with keys too, except the start-up
+    every job pays. The phase comes from the job's raw log, else from the
+    run's tidy tables (a shipped reference keeps no raw logs).
     io_ratio {kind: r} stretches each job's I/O share (its wall minus its
     CPU time) by r: another machine's device (device_ratios)."""
     seen = {}
     for scale in SCALES:
+        tidy = None
         base = Path(results, scale, "benchmarks")
         for path in base.rglob("*.tsv"):
             rel = path.relative_to(base).with_suffix("")
@@ -125,8 +161,11 @@ def _measured(results, io_ratio=None):
                 s = min(cpu, s) + max(0.0, s - cpu) * io_ratio[kind]
             raw = Path(results, scale, "raw", *rel.parts).with_suffix(".jsonl")
             phase = _phase_seconds(raw, {"run"} if kind == "run" else {"load", "settle"})
+            if phase is None:
+                tidy = _tidy_phases(results, scale) if tidy is None else tidy
+                phase = tidy.get((kind, rel.parts[1] if kind == "load" else "/".join(rel.parts)), (0.0, None))
             key = rel.parts[1] if kind == "load" else "/".join(rel.parts[:3])
-            seen.setdefault((kind, key), []).append((scale, s, min(phase, s)))
+            seen.setdefault((kind, key), []).append((scale, s, min(phase[0], s), phase[1]))
     return seen
 
 
@@ -206,7 +245,7 @@ def reference_note(results, used, scale="local"):
 
 def _startup(measured):
     """The smallest non-phase part of any job: what every job pays whatever its size."""
-    rest = [s - p for jobs in measured.values() for _, s, p in jobs]
+    rest = [s - p for jobs in measured.values() for _, s, p, _ in jobs]
     return max(0.0, min(rest)) if rest else 0.0
 
 
@@ -228,7 +267,7 @@ def estimate(results, scale, select=None):
             hits = [j for k, v in measured.items() if k[0] == "load" and _same_load(k[1], load) for j in v]
             seconds = None
             if hits:
-                src_scale, s, _ = _closest(hits, scale)
+                src_scale, s, _, _ = _closest(hits, scale)
                 keys = _keys(scale, r["dataset_name"]) / _keys(src_scale, r["dataset_name"])
                 seconds = startup + (s - startup) * keys
             loads[load] = (seconds, disk)
@@ -243,9 +282,10 @@ def estimate(results, scale, select=None):
             if key not in measured:
                 missing += 1
                 continue
-            src_scale, s, phase = _closest(measured[key], scale)
-            src = per_scale_runs[src_scale]
-            src_ops = src[(src["study"] == study) & (src["figure"] == fig)]["ops"].iloc[0]
+            src_scale, s, phase, src_ops = _closest(measured[key], scale)
+            if not src_ops:  # a log without its ops: the scale's configured ops
+                src = per_scale_runs[src_scale]
+                src_ops = src[(src["study"] == study) & (src["figure"] == fig)]["ops"].iloc[0]
             keys = _keys(scale, r.dataset_name) / _keys(src_scale, r.dataset_name)
             run_seconds = startup + phase * r.ops / src_ops + (s - phase - startup) * keys
             seconds += run_seconds
@@ -277,11 +317,14 @@ def estimate(results, scale, select=None):
 
 
 def _closest(jobs, scale):
-    """(scale, job s, phase s): the mean over the repetitions measured at the
-    same scale when there are some, else at the largest measured scale."""
+    """(scale, job s, phase s, ops or None): the mean over the repetitions
+    measured at the same scale when there are some, else at the largest
+    measured scale."""
     src = scale if any(j[0] == scale for j in jobs) else max((j[0] for j in jobs), key=SCALES.index)
     mine = [j for j in jobs if j[0] == src]
-    return src, sum(j[1] for j in mine) / len(mine), sum(j[2] for j in mine) / len(mine)
+    ops = [j[3] for j in mine if j[3]]
+    return (src, sum(j[1] for j in mine) / len(mine), sum(j[2] for j in mine) / len(mine),
+            sum(ops) / len(ops) if ops else None)
 
 
 def _same_load(a, b):

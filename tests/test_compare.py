@@ -159,6 +159,36 @@ def test_estimate_uses_the_reference_job_times_until_jobs_are_measured_here(tmp_
     assert r.returncode == 0 and "measured on Reference CPU" in r.stdout, r.stdout + r.stderr
 
 
+def test_reference_phases_come_from_its_tidy_tables_and_scale_with_the_ops_run_now(tmp_path):
+    """A shipped reference keeps no raw logs: a run's measured phase and ops
+    come from its tidy table (run_seconds, setup_ops), a load's from its
+    load and settle seconds. The reference ran twice today's ops: every
+    run job is 20 s of which 10 s measured phase, so it is estimated at
+    start-up + half the phase + the rest."""
+    from lsmrepro import studies
+    runs = studies.runs(studies.load_scale("local"), "baseline", "point")
+    ref = tmp_path / "reference" / "local"
+    for load in runs["load"].unique():
+        _bench(ref, f"loads/{load}", 20.0)
+    for r in runs.itertuples():
+        _bench(ref, f"{r.study}/{r.figure}/{r.point}/r{r.rep}", 20.0)
+    rows = []
+    for r in runs.itertuples():
+        run = dict(study=r.study, experiment=r.figure, point=r.point, repetition=r.rep)
+        rows += [dict(run, metric="run_seconds", value=10.0, source="x.jsonl:2"),
+                 dict(run, metric="setup_ops", value=2 * r.ops, source="x.jsonl:1"),
+                 dict(run, metric="latency_mean", value=1.0, source="x.jsonl:3")]
+        load_log = f"results/local/raw/loads/{r.load}.jsonl"
+        rows += [dict(run, metric="load_seconds", value=12.0, source=f"{load_log}:2"),
+                 dict(run, metric="settle_seconds", value=3.0, source=f"{load_log}:3")]
+    (ref / "tidy").mkdir(parents=True)
+    pd.DataFrame(rows).to_csv(ref / "tidy" / "baseline.csv.gz", index=False)
+    figures, _ = targets.estimate(tmp_path, "local")
+    startup = 20.0 - 15.0  # the smallest rest of any job: a load's 20 s less its 15 s of load and settle
+    want = (startup + 10.0 / 2 + (20.0 - 10.0 - startup)) * len(runs) + 20.0 * runs["load"].nunique()
+    assert figures.set_index("target").loc["baseline/point", "seconds"] == pytest.approx(want)
+
+
 def test_estimate_without_a_reference_says_nothing_of_it(tmp_path):
     assert targets.reference_note(tmp_path, targets.job_times(tmp_path)[1]) is None
 
