@@ -120,9 +120,10 @@ def _tidy_phases(results, scale):
     t = pd.concat(frames, ignore_index=True)
     runs = t[t["metric"].isin({"run_seconds", "setup_ops"})].drop_duplicates(
         ["study", "experiment", "point", "repetition", "metric"])
-    for key, g in runs.groupby(["study", "experiment", "point", "repetition"]):
+    for (study, experiment, point, rep), g in runs.groupby(["study", "experiment", "point", "repetition"]):
         v = dict(zip(g["metric"], pd.to_numeric(g["value"], errors="coerce")))
-        out[("run", "{}/{}/{}/r{}".format(*key))] = (float(v.get("run_seconds", 0.0)), v.get("setup_ops"))
+        # a blank elsewhere in the column reads repetitions as floats
+        out[("run", f"{study}/{experiment}/{point}/r{int(rep)}")] = (float(v.get("run_seconds", 0.0)), v.get("setup_ops"))
     loads = t[t["metric"].isin({"load_seconds", "settle_seconds"})].drop_duplicates(["source", "metric"])
     ids = loads["source"].astype(str).str.rsplit(":", n=1).str[0].map(lambda x: Path(x).name.removesuffix(".jsonl"))
     for load, g in loads.assign(load=ids).groupby("load"):
