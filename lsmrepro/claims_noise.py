@@ -25,6 +25,9 @@ from base.yamlio import validate
 from lsmrepro import claims_measure as cm
 
 CONFIDENCE = 0.8  # the bound's one-sided level
+# The CV of a metric measured without any spread between repetitions (a
+# size one load fixes): a floor, so the power check still draws some noise.
+CV_FLOOR = 0.001
 # Columns that differ between the repetitions of one point (or describe a
 # row, not the point): everything else names the point a value belongs to.
 RUN_COLUMNS = {"repetition", "run", "value", "unit", "source", "note", "build_id", "fingerprint", "node", "image"}
@@ -43,7 +46,8 @@ def within_point(tidy):
     run reports more than once under one key) are averaged first;
     non-positive values have no log and are left out. A metric with no
     spread at all (a size one load fixes, a device calibration every run
-    copies) is dropped: it is not run-to-run noise."""
+    copies) stays, with ss 0: its claims are measured noiseless (CV_FLOOR),
+    and it is left out of a figure's pooled estimate (estimate)."""
     v = pd.to_numeric(tidy["value"], errors="coerce")
     rows = tidy.assign(_log=np.log(v.where(v > 0)))[v > 0]
     key = [c for c in rows.columns if c not in RUN_COLUMNS | {"_log"}]
@@ -59,7 +63,7 @@ def within_point(tidy):
     points = points.assign(df=points["n"] - 1, ss=points["var"] * (points["n"] - 1))
     out = points.groupby(["study", "experiment", "metric"], dropna=False).agg(
         df=("df", "sum"), ss=("ss", "sum"), points=("n", "size")).reset_index()
-    return out[out["ss"] > 0]
+    return out
 
 
 def _pooled(rows, df=None):
@@ -68,7 +72,7 @@ def _pooled(rows, df=None):
     pooled_df, ss = int(rows["df"].sum()), float(rows["ss"].sum())
     sd = math.sqrt(ss / pooled_df)
     df = df or pooled_df
-    return {"cv": _up(upper_sd(sd, df)), "df": df, "sd": round(sd, 4)}
+    return {"cv": max(_up(upper_sd(sd, df)), CV_FLOOR), "df": df, "sd": round(sd, 4)}
 
 
 def _up(x):
@@ -98,6 +102,9 @@ def estimate(spread, claims, source):
     out = {}
     for (study, exp), rows in spread.groupby(["study", "experiment"]):
         mine = rows[rows["metric"].isin(wanted.get((study, exp), set()))]
+        rows = rows[rows["ss"] > 0]  # a pool over every metric: those that vary
+        if not len(mine) and not len(rows):
+            continue
         if len(mine):  # the noisiest of its claims' metrics: one run's metrics are not independent
             per = {r.metric: _pooled(pd.DataFrame([r._asdict()])) for r in mine.itertuples()}
             top = max(per, key=lambda k: per[k]["cv"])

@@ -45,10 +45,19 @@ def test_the_upper_bound_covers_sigma_at_its_confidence_when_df_is_small():
     assert 0.35 <= np.mean([e["sd"] >= 0.1 for e in est.values()]) <= 0.55
 
 
-def test_one_repetition_gives_no_estimate_and_a_constant_metric_is_not_noise():
+def test_one_repetition_gives_no_estimate_and_a_constant_metric_is_measured_noiseless():
     assert claims_noise.estimate(claims_noise.within_point(_tidy(0.1, 10, 1)), [CLAIM], "a run") == {}
     size = _tidy(0.0, 5, 3, metric="load_index_bytes")
-    assert claims_noise.within_point(size).empty
+    # no claim reads it: not run-to-run noise of the figure
+    assert claims_noise.estimate(claims_noise.within_point(size), [CLAIM], "a run") == {}
+    # a claim reads it: measured without spread (the floor), and a varying metric beside it is the figure's
+    sized = dict(CLAIM, measure={"kind": "value", "where": {"experiment": "f", "metric": "load_index_bytes"}})
+    est = claims_noise.estimate(claims_noise.within_point(pd.concat([size, _tidy(0.1, 5, 3, metric="lat")])),
+                                [sized], "a run")["s/f"]
+    assert est["metrics"] == {"load_index_bytes": {"cv": claims_noise.CV_FLOOR, "df": 10, "sd": 0.0}}
+    assert est["cv"] == claims_noise.CV_FLOOR
+    assert claims_power.noise_cv({"noise": {"default": 0.1, "figures": {"s/f": est}}}, sized, "local")[0] == \
+        claims_noise.CV_FLOOR
 
 
 def test_a_figure_without_claim_metrics_pools_every_varying_metric():
