@@ -5,13 +5,14 @@
 
 copies what a run measured and what it concluded (claims, tidy tables
 gzipped, figure and regime tables, Snakemake's job times, the machine's
-fingerprint and fio calibration) and writes `run.json`: the commit and the
-build ids the run used, its Snakemake invocations (a run stopped and resumed
-is several), their wall time and jobs, and the load the runs saw (the
-runner's load average at each job's start, and the CPU share of other
-processes while it ran: median and max). The study READMEs' verdict
-blocks read it (lsmrepro.readme_verdicts). Raw logs
-stay behind; the tidy `source` column still names them.
+fingerprint and fio calibration, every job's time split: timing.csv) and
+writes `run.json`: the commit and the build ids the run used, its Snakemake
+invocations (a run stopped and resumed is several), their wall time and
+jobs, where the jobs' time went (lsmrepro.timing), and the load the runs
+saw (the runner's load average at each job's start, and the CPU share of
+other processes while it ran: median and max). The study READMEs' verdict
+blocks read it (lsmrepro.readme_verdicts). Raw logs stay behind; the tidy
+`source` column still names them.
 
 It refuses a run that is not one commit's: a dirty working tree, a tidy row
 whose build id is not the engine's current build, a study without claims.
@@ -29,7 +30,7 @@ import pandas as pd
 
 from base.atomic import atomic_path, write_text
 from base.errors import InputError, cli
-from lsmrepro import studies
+from lsmrepro import studies, timing
 
 REPO = studies.REPO
 HARDWARE_FILES = ("fingerprint.json", "calibration.csv", "calibration.json", "system.csv", "system.md")
@@ -165,6 +166,10 @@ def ship(scale, results, to, logs, build_dir, allow_dirty=False):
         if not p.exists():
             raise InputError(p, None, "missing: the machine's fingerprint and fio calibration (rule hardware)")
         _copy(p, to / "hardware" / name)
+    table = timing.jobs(src)
+    with atomic_path(to / "timing.csv") as tmp:
+        table.to_csv(tmp, index=False)
+    split = timing.summary(table)
     runs = sorted((invocation(log) for log in logs), key=lambda r: r["start"])
     run = {"scale": scale, "commit": commit, "dirty": dirty, "build_ids": used_builds,
            "started": runs[0]["start"], "invocations": runs,
@@ -172,6 +177,10 @@ def ship(scale, results, to, logs, build_dir, allow_dirty=False):
            "jobs": sum(r["jobs_done"] for r in runs),
            "benchmark_jobs": sum(1 for p in (src / "benchmarks").rglob("*") if p.is_file()),
            "host_load": host_load(pd.concat(tidies, ignore_index=True)),
+           # where the jobs' wall went (lsmrepro/timing.py; every job's row in timing.csv)
+           "time_split": ({k: round(float(v), 4) for k, v in split.set_index("study").loc["all", timing.PARTS].items()}
+                          | {"job_seconds": round(float(split.set_index("study").loc["all", "job_s"]), 1)})
+                         if len(split) else None,
            "shipped": datetime.now().astimezone().isoformat(timespec="seconds")}
     write_text(to / "run.json", json.dumps(run, indent=1) + "\n")
     size = sum(p.stat().st_size for p in to.rglob("*") if p.is_file())

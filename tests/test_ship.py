@@ -41,6 +41,8 @@ def make_run(root, build="b1"):
         (src / "tables" / study / "regime.csv").write_text("figure,reached\nfig1,yes\n")
         (src / "benchmarks" / study).mkdir(parents=True, exist_ok=True)
         (src / "benchmarks" / study / "run.tsv").write_text("s\n1.0\n")
+        (src / "raw" / study).mkdir(parents=True, exist_ok=True)
+        (src / "raw" / study / "run.limits.json").write_text(json.dumps({"wall_seconds": 0.8}))
     (src / "hardware").mkdir()
     for name in ship.HARDWARE_FILES:
         (src / "hardware" / name).write_text("{}\n")
@@ -66,6 +68,10 @@ def test_ships_claims_with_commit_tidy_gzipped_and_the_invocations(tmp_path):
     assert finished["finished"] and finished["wall_seconds"] == 86400 + 3723.5
     assert run["build_ids"] == {"leveldb": ["b1"]}
     assert run["host_load"]["host_loadavg_start"]["median"] == 1.5
+    # where the jobs' time went: 0.2 s of each 1 s job outside the runner (no lsmbench log here)
+    assert run["time_split"]["job_seconds"] == len(studies.studies_with_specs())
+    assert run["time_split"]["outside_runner_s"] == pytest.approx(0.2 * len(studies.studies_with_specs()))
+    assert len(pd.read_csv(to / "timing.csv")) == len(studies.studies_with_specs())
     assert json.loads((to / "run.json").read_text())["jobs"] == 5 and run["started"] == "2026-11-27T04:00:00"
     # shipping twice gives the same bytes (gzip without a timestamp)
     before = (to / "tidy" / "slr.csv.gz").read_bytes()
