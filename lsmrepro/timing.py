@@ -15,8 +15,9 @@ end record, `driver_seconds`). A job's wall is then
   + other lsmbench work  reading the dataset, making the ops, stats, removing the copy
 
 It prints the sums per study and kind (a load is its study's when one study
-reads it, else "shared") and the Snakemake invocation's wall beside the
-jobs' (the scheduler's gaps between jobs)."""
+reads it, else "shared"). Jobs that are not benchmarks (datasets, tidy
+tables, figures) and Snakemake's own time are not here: a shipped run's
+run.json has each invocation's wall beside its job count."""
 import argparse
 import json
 from pathlib import Path
