@@ -124,17 +124,24 @@ def _bench(base, rel, seconds):
     p.write_text(f"s\n{seconds}\n")
 
 
-def test_estimate_uses_the_reference_job_times_until_jobs_are_measured_here(tmp_path):
-    """Every baseline job measured by the reference run at local (20 s, no
-    raw logs shipped); then one run measured here at local (5 s) replaces
-    its reference time."""
+def _reference_jobs(tmp_path, seconds):
+    """Every baseline/point load and run job at local timed by a reference
+    run (no raw logs shipped); returns (its runs, the reference folder)."""
     from lsmrepro import studies
     runs = studies.runs(studies.load_scale("local"), "baseline", "point")
     ref = tmp_path / "reference" / "local"
     for load in runs["load"].unique():
-        _bench(ref, f"loads/{load}", 20.0)
+        _bench(ref, f"loads/{load}", seconds)
     for r in runs.itertuples():
-        _bench(ref, f"{r.study}/{r.figure}/{r.point}/r{r.rep}", 20.0)
+        _bench(ref, f"{r.study}/{r.figure}/{r.point}/r{r.rep}", seconds)
+    return runs, ref
+
+
+def test_estimate_uses_the_reference_job_times_until_jobs_are_measured_here(tmp_path):
+    """Every baseline job measured by the reference run at local (20 s, no
+    raw logs shipped); then one run measured here at local (5 s) replaces
+    its reference time."""
+    runs, ref = _reference_jobs(tmp_path, 20.0)
     _hardware(ref, "Reference CPU", 40000)
     jobs = len(runs) + runs["load"].nunique()
     figures, _ = targets.estimate(tmp_path, "local")
@@ -165,13 +172,7 @@ def test_reference_phases_come_from_its_tidy_tables_and_scale_with_the_ops_run_n
     load and settle seconds. The reference ran twice today's ops: every
     run job is 20 s of which 10 s measured phase, so it is estimated at
     start-up + half the phase + the rest."""
-    from lsmrepro import studies
-    runs = studies.runs(studies.load_scale("local"), "baseline", "point")
-    ref = tmp_path / "reference" / "local"
-    for load in runs["load"].unique():
-        _bench(ref, f"loads/{load}", 20.0)
-    for r in runs.itertuples():
-        _bench(ref, f"{r.study}/{r.figure}/{r.point}/r{r.rep}", 20.0)
+    runs, ref = _reference_jobs(tmp_path, 20.0)
     rows = []
     for r in runs.itertuples():
         run = dict(study=r.study, experiment=r.figure, point=r.point, repetition=r.rep)
