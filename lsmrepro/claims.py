@@ -169,6 +169,23 @@ def check(study, tidy, claims, figure=None):
     return pd.DataFrame(rows, columns=VERDICT_COLUMNS)
 
 
+def set_underpowered(verdicts, scale, scale_cfg, claims):
+    """A claim the scale cannot decide (its claims_underpowered) is
+    inconclusive at it, whatever its data; the data's own verdict stays in
+    the detail. Its measured value and interval are kept."""
+    from lsmrepro import claims_power
+    under = claims_power.underpowered(scale, scale_cfg, claims)
+    out = verdicts.copy()
+    for i in out.index[out["claim"].isin(under)]:
+        was, detail = out.at[i, "verdict"], out.at[i, "detail"]
+        if was == "no data":
+            continue
+        out.at[i, "verdict"] = "inconclusive"
+        out.at[i, "detail"] = (f"underpowered at scale {scale} (config/scales/{scale}.yaml claims_underpowered): "
+                               f"{under[out.at[i, 'claim']]}; the data alone: {was}" + (f" ({detail})" if detail else ""))
+    return out
+
+
 def _fmt(v):
     return "—" if isinstance(v, float) and math.isnan(v) else f"{v:.4g}"
 
@@ -227,9 +244,11 @@ def main(argv=None):
     from lsmrepro.tidy import read_tidy
     verdicts = check(args.study, read_tidy(args.tidy), load_claims(args.claims), args.figure)
     if args.scale:
-        reasons = load_scale(args.scale).get("claims_without_data", {})
+        scale_cfg = load_scale(args.scale)
+        reasons = scale_cfg.get("claims_without_data", {})
         no_data = verdicts["verdict"] == "no data"
         verdicts.loc[no_data, "detail"] = verdicts.loc[no_data, "claim"].map(reasons).fillna(verdicts.loc[no_data, "detail"])
+        verdicts = set_underpowered(verdicts, args.scale, scale_cfg, load_claims(args.claims))
     with atomic_path(args.out_csv) as tmp:
         verdicts.to_csv(tmp, index=False)
     write_text(args.out_md, to_markdown(verdicts))

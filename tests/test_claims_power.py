@@ -68,6 +68,30 @@ def test_too_few_repetitions_name_the_figure_and_the_price():
     assert lines[-2].startswith("  baseline/point: repetitions 2, needed ") and "by 1 claim(s) (+" in lines[-2]
 
 
+def test_a_claim_listed_underpowered_is_set_apart_and_judged_inconclusive_unless_it_decides():
+    """claims_underpowered of a scale: a claim that cannot decide there is
+    not counted and its verdict is inconclusive, the data's own kept; one
+    listed that does decide fails the check (the list hides nothing); an
+    unknown id is an error naming the field."""
+    import pandas as pd
+    from base.errors import InputError
+    cfg = dict(load_scale("smoke"), claims_underpowered={"too-tight": "no repetition count resolves 0.1%",
+                                                         "sound": "listed by mistake"})
+    lines = []
+    failed = claims_power.check("smoke", cfg, [TOO_TIGHT, SOUND], out=lines.append)
+    assert failed == ["sound"]
+    assert "underpowered at smoke (claims_underpowered): no repetition count resolves 0.1%" in lines[0]
+    assert "but it decides: remove it" in lines[1]
+    assert lines[-1].startswith("power at scale smoke: 0 of 0 claims") and "1 more listed underpowered" in lines[-1]
+    verdicts = pd.DataFrame({"claim": ["too-tight", "other"], "verdict": ["not reproduced", "reproduced"],
+                             "detail": ["ratio 3", ""]})
+    out = claims.set_underpowered(verdicts, "smoke", cfg, [TOO_TIGHT, SOUND, dict(SOUND, id="other")])
+    assert list(out["verdict"]) == ["inconclusive", "reproduced"]
+    assert out.at[0, "detail"].endswith("no repetition count resolves 0.1%; the data alone: not reproduced (ratio 3)")
+    with pytest.raises(InputError, match=r"claims_underpowered.nosuch: the id of a claim"):
+        claims_power.check("smoke", dict(cfg, claims_underpowered={"nosuch": "a reason long enough"}), [SOUND])
+
+
 def test_the_cli_exits_non_zero_on_a_failing_claim(tmp_path, capsys):
     path = tmp_path / "claims.yaml"
     path.write_text(yaml.safe_dump({"claims": [SOUND]}))
