@@ -20,7 +20,7 @@ from lsmrepro import aggregate, studies
 from lsmrepro import claims_measure as cm
 from lsmrepro import claims_rule as rule
 from lsmrepro import claims_stats as st
-from lsmrepro.claims_spec import band, log_scale, no_effect, to_scale
+from lsmrepro.claims_spec import band, load_claims, log_scale, no_effect, to_scale
 from base.errors import InputError
 
 S_SIM = 200
@@ -248,9 +248,12 @@ def fix(claim, rows, cv, reps, rng, level):
 
 
 def underpowered(scale, scale_cfg, claims):
-    """The scale's claims_underpowered ({id: reason}), every id a claim's."""
+    """The scale's claims_underpowered ({id: reason}), every id a claim's
+    (of `claims` or of any study: a run may judge one study's alone)."""
     listed = scale_cfg.get("claims_underpowered", {})
-    known = {c["id"] for c in claims}
+    if not listed:
+        return {}
+    known = {c["id"] for c in claims} | {c["id"] for c in load_claims()}
     for cid in listed:
         if cid not in known:
             raise InputError(f"config/scales/{scale}.yaml", f"claims_underpowered.{cid}",
