@@ -8,6 +8,10 @@ from paper import plotting
 from paper.bourbon import common
 
 SYSTEMS = ["WiscKey", "Bourbon-offline", "Bourbon-always", "Bourbon-cba"]
+# the tidy metric each panel's bars show (plotting.shows: the paper's numbers
+# are drawn beside them); total work is a sum of metrics, no one metric's
+PANEL_METRICS = {"foreground": "run_seconds", "learning": "bourbon_learn_ms_total",
+                 "baseline share": "bourbon_model_path_share"}
 
 
 def percent(workload):
@@ -41,6 +45,7 @@ def figure(rows, spec):
     systems = common.present(SYSTEMS, w["system"]) if len(w) else []
     for ax, (col, title) in zip(axes, panels):
         frame = w.assign(value=w[col], dataset=w["writes %"])
+        frame.attrs["metric"] = PANEL_METRICS.get(col)
         common.bars(ax, frame, "dataset", order, systems, title.split(") ", 1)[1])
         ax.set_xlabel("writes (%)")
         ax.set_title(title)
