@@ -268,7 +268,7 @@ def check(scale, scale_cfg, claims, study=None, out=print):
     the list is wrong and it fails."""
     rng = np.random.default_rng(SEED)
     runs_of, failed, lines, estimates, wants = {}, [], [], {}, {}
-    under, set_apart = underpowered(scale, scale_cfg, claims), []
+    under, set_apart, passing = underpowered(scale, scale_cfg, claims), [], []
     for claim in claims:
         if study and claim["study"] != study:
             continue
@@ -295,9 +295,13 @@ def check(scale, scale_cfg, claims, study=None, out=print):
         if min(p_yes, p_no) < POWER:
             failed.append(claim["id"])
             line += "  FAIL: " + _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates, wants)
+        else:
+            passing.append((claim, rows, cv, level))
         out(line)
         lines.append(line)
     for text in _per_figure(wants, runs_of, estimates, scale):
+        out(text)
+    for text in _fewer(passing, wants, runs_of, estimates, scale, scale_cfg, rng):
         out(text)
     judged_failed = [c for c in failed if c not in under]
     out(f"power at scale {scale}: {len(lines) - len(judged_failed)} of {len(lines)} claims can pass and can fail "
@@ -361,9 +365,9 @@ def _absent_members(m, rows):
 
 
 def _price(all_runs, estimates, scale, study, figs, have, want):
-    """'+J run jobs, about M min' of going from `have` to `want` repetitions."""
+    """'+J run jobs, about +M min' of going from `have` to `want` repetitions (- for fewer)."""
     jobs = int(all_runs["figure"].isin(figs).sum() / have * (want - have)) if len(all_runs) else 0
-    return f"+{jobs} run jobs{_minutes(estimates, scale, study, figs, have, want)}"
+    return f"{jobs:+d} run jobs{_minutes(estimates, scale, study, figs, have, want)}"
 
 
 def _per_figure(wants, runs_of, estimates, scale):
@@ -385,6 +389,39 @@ def _per_figure(wants, runs_of, estimates, scale):
         yield text
 
 
+def _fewer(passing, wants, runs_of, estimates, scale, scale_cfg, rng):
+    """Figures whose every claim that passes would still pass at fewer
+    repetitions (and none of whose failing claims asks for more): the
+    fewest (>= 2, for a variance), and what that saves. A claim reading
+    several figures is simulated with all of them at the lower count, which
+    only understates its power."""
+    rising = {(s, f) for (s, figs), need in wants.items() if need["claims"] for f in figs}
+    by_figure = {}
+    for item in passing:
+        for f in cm.experiments(item[0]):
+            by_figure.setdefault((item[0]["study"], f), []).append(item)
+    found = []
+    for (s, f), items in sorted(by_figure.items()):
+        spec = studies.figures(s).get(f)
+        have = studies.counts(scale_cfg, s, f, spec)["repetitions"] if spec else 0
+        if (s, f) in rising or have <= 2:
+            continue
+
+        def ok(reps, items=items):
+            return all(min(power(c, with_repetitions(rows, reps), cv, rng, level)) >= POWER
+                       for c, rows, cv, level in items)
+        low, high = 1, have  # ok(have) holds: every one of them passed there
+        while high - low > 1:
+            mid = (low + high) // 2
+            low, high = (low, mid) if ok(mid) else (mid, high)
+        if high < have:
+            found.append(f"  {s}/{f}: repetitions {have}, its {len(items)} passing claim(s) pass with {high} too "
+                         f"({_price(runs_of[s][0], estimates, scale, s, (f,), have, high)})")
+    if found:
+        yield f"figures whose passing claims need fewer repetitions at scale {scale} (none of their claims asks for more):"
+        yield from found
+
+
 def _minutes(estimates, scale, study, figs, have, want):
     """', about M min' from the measured job times (lsmrepro.targets), if any;
     `estimates` caches each study's."""
@@ -400,4 +437,4 @@ def _minutes(estimates, scale, study, figs, have, want):
     seconds = per_fig[per_fig["target"].isin([f"{study}/{f}" for f in figs])]["seconds"].sum()
     if not seconds:
         return ", minutes unmeasured"
-    return f", about {seconds * (want - have) / have / 60:.0f} min from measured job times"
+    return f", about {seconds * (want - have) / have / 60:+.0f} min from measured job times"

@@ -92,6 +92,24 @@ def test_a_claim_listed_underpowered_is_set_apart_and_judged_inconclusive_unless
         claims_power.check("smoke", dict(cfg, claims_underpowered={"nosuch": "a reason long enough"}), [SOUND])
 
 
+def test_a_figure_whose_claims_pass_with_fewer_repetitions_is_named_with_the_saving():
+    """SOUND passes at any count (its noise is far below its bound): run at
+    8 repetitions, baseline/point is proposed at 2, the least that gives a
+    variance; a figure a failing claim wants more of is never lowered."""
+    import copy
+    cfg = copy.deepcopy(load_scale("smoke"))
+    cfg["counts"].setdefault("figures", {})["baseline/point"] = {"repetitions": 8}
+    lines = []
+    claims_power.check("smoke", cfg, [SOUND], out=lines.append)
+    fewer = [line for line in lines if line.startswith("  baseline/point: repetitions 8")]
+    assert fewer and "pass with 2 too" in fewer[0] and "-" in fewer[0].split("(", 1)[1], lines
+    needs = _claim("needs-reps", {"kind": "ratio", "numerator": HARNESS, "denominator": ENGINE, "pair_on": ["run"]},
+                   {"value": 0.01}, {"kind": "magnitude", "tolerance": 0.1})
+    lines = []
+    claims_power.check("smoke", cfg, [SOUND, needs], out=lines.append)
+    assert not [line for line in lines if "pass with" in line]
+
+
 def test_the_cli_exits_non_zero_on_a_failing_claim(tmp_path, capsys):
     path = tmp_path / "claims.yaml"
     path.write_text(yaml.safe_dump({"claims": [SOUND]}))
