@@ -21,6 +21,7 @@
 #ifndef LIDX_FT_H_
 #define LIDX_FT_H_
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <vector>
