@@ -1,19 +1,27 @@
-// ft: FITing-Tree (Galakatos et al., SIGMOD'19). Segments come from the
+// ft: FITing-Tree (Galakatos et al., SIGMOD'19) as the EDBT study ran it:
+// the implementation its footnote 10 names (github.com/RKolla99/FITing-Tree),
+// whose layout this one keeps, written here. Segments come from the
 // shrinking cone: a segment's line starts at its first point and the cone of
 // admissible slopes narrows with every point; a point outside starts a new
-// segment. The segment starts are indexed by a static B+-tree (implicit
-// layout: each inner level keeps every fanout-th key of the level below, so
-// a node's children are found by arithmetic, with no pointers to store).
+// segment. Each segment is a 48-byte record (first key, first position, last
+// key, long double slope: the authors' Segment<K, uint64_t, long double>)
+// kept twice, as that code keeps it: in a vector grown one emplace_back at a
+// time, and as full copies in the leaves of an STX-like B+-tree keyed by the
+// first key (detail/stx_like_btree.h), which lookups descend. About 110-158
+// bytes a segment where a compact layout needs 25 (engines/leveldb-learned/
+// README.md, "PLR and FT").
 //
 // Guarantee: hi - lo <= 2 * error + 2 for any query.
 //
-// Knobs: error (default 32), fanout (B+-tree node keys, default 16).
+// Knobs: error (default 32), fanout (keys of an inner B+-tree node, 2..16:
+// STX's 16 by default; fewer make deeper trees in tests).
 //
 // Usage:
 //   auto idx = lidx::MakeIndex<uint64_t>("ft", {{"error", "64"}}, &err);
 #ifndef LIDX_FT_H_
 #define LIDX_FT_H_
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <vector>
@@ -23,6 +31,7 @@
 #include "lidx/detail/segments.h"
 #include "lidx/detail/serialize.h"
 #include "lidx/detail/shrink.h"
+#include "lidx/detail/stx_like_btree.h"
 #include "lidx/index.h"
 
 namespace lidx {
@@ -65,17 +74,29 @@ class ShrinkingConeFitter {
   double y0_ = 0, lo_ = 0, hi_ = 0;
 };
 
+// The authors' Segment<K, uint64_t, long double>: 48 bytes for 8-byte keys.
+template <typename K>
+struct FtSegment {
+  K start_key;
+  uint64_t start_pos;
+  K end_key;
+  long double slope;
+  LineSeg<K> Line() const {
+    return LineSeg<K>{start_key, static_cast<double>(slope), static_cast<double>(start_pos)};
+  }
+};
+
 }  // namespace detail
 
 template <typename K>
 class FitingTreeIndex final : public Index<K> {
  public:
-  static constexpr uint32_t kFormatVersion = 1;
+  static constexpr uint32_t kFormatVersion = 2;  // 2: segments' last keys
 
   Status Configure(const Options& o) {
     return detail::ParseKnobs(o, "ft",
                               {{"error", &error_, 1, 1u << 30},
-                               {"fanout", &fanout_, 2, 1024}});
+                               {"fanout", &fanout_, 2, Tree::kInnerSlots}});
   }
 
   std::string_view Id() const override { return "ft"; }
@@ -85,8 +106,16 @@ class FitingTreeIndex final : public Index<K> {
     auto t0 = std::chrono::steady_clock::now();
     detail::ShrinkingConeFitter<K> fit(static_cast<double>(error_));
     core_.Build(keys, n, fit);
-    BuildTree();
-    stats_ = BuildStats{n, core_.segs.size(), 1 + inner_.size(), 0};
+    std::vector<K> ends(core_.segs.size());
+    for (size_t s = 0; s < ends.size(); ++s) {
+      // the last key before the next segment's first (a segment's keys are contiguous)
+      size_t end = s + 1 < ends.size()
+                       ? std::lower_bound(keys, keys + n, core_.segs[s + 1].x) - keys
+                       : n;
+      ends[s] = keys[end - 1];
+    }
+    Lay(ends);
+    stats_ = BuildStats{n, segments_.size(), tree_.levels(), 0};
     stats_.build_seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - t0)
                                .count();
@@ -94,24 +123,14 @@ class FitingTreeIndex final : public Index<K> {
   }
 
   Bound Search(K q) const override {
-    Bound b;
-    if (core_.Trivial(q, &b)) return b;
-    // Descend: at each level, the last key <= q within the child node.
-    size_t node = 0;
-    for (size_t l = inner_.size(); l-- > 0;) {
-      const std::vector<K>& level = inner_[l];
-      size_t first = node * fanout_;
-      size_t last = std::min(first + fanout_, level.size());
-      size_t i = first + 1;
-      while (i < last && level[i] <= q) ++i;
-      node = i - 1;
-    }
-    const auto* segs = core_.segs.data();
-    size_t first = node * fanout_;
-    size_t last = std::min<size_t>(first + fanout_, core_.segs.size());
-    size_t s = detail::LastSegAtOrBefore(segs, first, last, q);
-    return detail::LineBound(segs, core_.segs.size(), s, q, core_.n,
-                             core_.err);
+    const size_t n = core_.n;
+    if (n == 0 || q <= segments_[0].start_key) return Bound{0, 0, 0};
+    if (q > core_.last_key) return Bound{n, n, n};
+    auto slot = tree_.LastAtOrBefore(q);
+    detail::LineSeg<K> lines[2] = {slot.value().Line(), {}};
+    auto next = slot.Next();
+    if (next.leaf != nullptr) lines[1] = next.value().Line();
+    return detail::LineBound(lines, next.leaf != nullptr ? 2 : 1, 0, q, core_.n, core_.err);
   }
 
   void Serialize(std::string* out) const override {
@@ -119,7 +138,14 @@ class FitingTreeIndex final : public Index<K> {
     w.Header<K>(Id(), kFormatVersion);
     w.Pod<uint64_t>(error_);
     w.Pod<uint64_t>(fanout_);
-    core_.Serialize(&w);
+    detail::LineCore<K> core = core_;
+    std::vector<K> ends;
+    for (const auto& seg : segments_) {
+      core.segs.push_back(seg.Line());
+      ends.push_back(seg.end_key);
+    }
+    core.Serialize(&w);
+    w.Vector(ends);
     w.Stats(stats_);
   }
 
@@ -128,50 +154,58 @@ class FitingTreeIndex final : public Index<K> {
     uint64_t error = 0, fanout = 0;
     BuildStats st;
     detail::LineCore<K> core;
+    std::vector<K> ends;
     Status s = r.Header<K>(Id(), kFormatVersion);
     if (s.ok()) s = r.Pod(&error, "error");
     if (s.ok()) s = r.Pod(&fanout, "fanout");
     if (s.ok()) s = core.Deserialize(&r);
+    if (s.ok()) s = r.Vector(&ends, "segment last keys");
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();
     if (!s.ok()) return s;
-    if (fanout < 2) return detail::Reader::Corrupt("ft fanout < 2");
+    if (fanout < 2 || fanout > Tree::kInnerSlots) return detail::Reader::Corrupt("ft fanout outside 2..16");
+    if (ends.size() != core.segs.size()) return detail::Reader::Corrupt("ft last keys do not match segments");
+    for (const auto& seg : core.segs) {
+      // the record keeps a first position: an intercept that is not one would predict differently
+      if (!(seg.icpt >= 0) || seg.icpt != static_cast<double>(static_cast<uint64_t>(seg.icpt))) {
+        return detail::Reader::Corrupt("ft segment intercept is not a position");
+      }
+    }
     error_ = error;
     fanout_ = fanout;
     core_ = std::move(core);
     stats_ = st;
-    BuildTree();  // inner levels are derived, so they are not stored
+    Lay(ends);
     return Status::OK();
   }
 
   size_t MemoryBytes() const override {
-    size_t b = sizeof(*this) + core_.HeapBytes() + detail::VectorBytes(inner_);
-    for (const auto& l : inner_) b += detail::VectorBytes(l);
-    return b;
+    return sizeof(*this) + detail::VectorBytes(segments_) + tree_.NodeBytes();
   }
   BuildStats Stats() const override { return stats_; }
 
  private:
-  void BuildTree() {
-    inner_.clear();
-    size_t below = core_.segs.size();
-    auto key_below = [&](size_t i) {
-      return inner_.empty() ? core_.segs[i].x : inner_.back()[i];
-    };
-    while (below > fanout_) {
-      std::vector<K> level;
-      level.reserve((below + fanout_ - 1) / fanout_);
-      for (size_t i = 0; i < below; i += fanout_) level.push_back(key_below(i));
-      below = level.size();
-      inner_.push_back(std::move(level));
+  using Record = detail::FtSegment<K>;
+  using Tree = detail::StxLikeBtree<K, Record>;
+
+  // The authors' two copies from core_'s segments, which are then let go.
+  void Lay(const std::vector<K>& ends) {
+    segments_ = std::vector<Record>();  // grown as the authors' code grows it: one emplace_back a segment
+    std::vector<K> firsts;
+    for (size_t s = 0; s < core_.segs.size(); ++s) {
+      const auto& line = core_.segs[s];
+      segments_.push_back(Record{line.x, static_cast<uint64_t>(line.icpt), ends[s], line.slope});
+      firsts.push_back(line.x);
     }
-    detail::ShrinkToFit(&inner_);
+    tree_.BulkLoad(firsts, segments_, fanout_);
+    core_.segs = std::vector<detail::LineSeg<K>>();
   }
 
   uint64_t error_ = 32;
   uint64_t fanout_ = 16;
-  detail::LineCore<K> core_;
-  std::vector<std::vector<K>> inner_;  // inner_[0] sits just above segments
+  detail::LineCore<K> core_;  // n, last key and measured errors; its segments live in segments_ and tree_
+  std::vector<Record> segments_;
+  Tree tree_;
   BuildStats stats_;
 };
 
