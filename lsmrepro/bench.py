@@ -85,7 +85,7 @@ def clear_outputs(log, limits, db=None):
     if db is not None:
         shutil.rmtree(db, ignore_errors=True)
 # Written once, never changed after: LevelDB's and RocksDB's tables, and
-# WiscKey's value logs (engines/wisckey/overlay/db/value_log.cc appends only
+# WiscKey's value logs (engines/wisckey/overlay/layers/wisckey/value_log.cc appends only
 # to the file it creates at each open; an older one is only truncated after
 # a crash cut its tail, which a completed load never leaves). Engines delete
 # them by name, so a run's unlink leaves its load's link.

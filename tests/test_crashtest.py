@@ -51,7 +51,7 @@ for _i in range(256):
 
 
 def _vlog_record(key, value, good_crc=True):
-    """One value-log record (engines/wisckey/overlay/db/value_log.h): masked
+    """One value-log record (engines/wisckey/overlay/layers/wisckey/value_log.h): masked
     crc32c | key length | value length | key | value."""
     body = struct.pack("<II", len(key), len(value)) + key + value
     crc = _crc32c(body)

@@ -113,7 +113,7 @@ def test_build_inputs_are_what_the_build_reads():
 def _toy_tree(tmp_path, monkeypatch):
     """engines/toy/ with code to build and the files beside it a build never reads."""
     root = tmp_path / "engines"
-    for rel, text in {"toy/overlay/db/toy.cc": "int toy;\n", "toy/patches/0001-toy.patch": "--- a\n",
+    for rel, text in {"toy/overlay/layers/toy/toy.cc": "int toy;\n", "toy/patches/0001-toy.patch": "--- a\n",
                       "toy/README.md": "# toy\n", "toy/bench.py": "print()\n", "toy/tests/toy_test.cc": "\n",
                       "toy/log.yaml": "{}\n", "driver/src/toy_engine.cc": "\n"}.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -133,7 +133,7 @@ def test_a_readme_beside_an_engine_keeps_its_build_id(tmp_path, monkeypatch):
     for rel in ("README.md", "bench.py", "tests/toy_test.cc", "log.yaml"):
         (toy / rel).write_text("edited\n")
         assert build_engine.overlay_hash("toy") == before, rel
-    for rel in ("overlay/db/toy.cc", "patches/0001-toy.patch"):
+    for rel in ("overlay/layers/toy/toy.cc", "patches/0001-toy.patch"):
         (toy / rel).write_text("edited\n")
         assert build_engine.overlay_hash("toy") != before, rel
         before = build_engine.overlay_hash("toy")
@@ -171,3 +171,25 @@ def test_snakemake_rule_inputs_are_the_hashed_files(tmp_path):
     assert "indexes/include/lidx/pgm.h" in reason
     named = {w.strip(",") for w in reason.split(":", 2)[-1].split()}
     assert named - {f"{build}/sources/{registry.pin('leveldb')['file']}"} == hashed
+
+
+def test_every_layer_follows_the_one_overlay_convention_and_patch_format():
+    """A LevelDB layer's files live under overlay/layers/<layer>/ (compiled in
+    by leveldb-layers, listed first); a RocksDB layer is a plugin under
+    overlay/plugin/; every patch is a git diff (engines/README.md, step 2)."""
+    variants = registry.load_variants()
+    for name, v in variants.items():
+        folders = registry.layers(name, variants)
+        with_code = [f for f in folders if (f / registry.OVERLAY).is_dir() or (f / registry.PATCHES).is_dir()]
+        for folder in with_code:
+            files = [p for p in (folder / registry.OVERLAY).rglob("*") if p.is_file()]
+            home = "layers" if v["source"] == "leveldb" else "plugin"
+            for p in files:
+                rel = p.relative_to(folder / registry.OVERLAY).parts
+                assert rel[0] == home and len(rel) >= 3, f"{name}: {p.relative_to(REPO)} outside overlay/{home}/<name>/"
+            # one folder of its own a layer
+            assert len({p.relative_to(folder / registry.OVERLAY).parts[1] for p in files}) <= 1, folder
+            for patch in sorted((folder / registry.PATCHES).glob("*.patch")):
+                assert patch.read_text().startswith("diff --git a/"), f"{patch.relative_to(REPO)}: not a git diff"
+        if v["source"] == "leveldb" and with_code:
+            assert folders[0].name == "leveldb-layers", f"{name}: layers must start with leveldb-layers"

@@ -6,7 +6,7 @@
 // NewIterator (renamed GetStored and NewStoredIterator by the wisckey patch)
 // return value pointers; these turn them into values, outside the mutex.
 #include "db/db_impl.h"
-#include "db/value_log.h"
+#include "layers/wisckey/value_log.h"
 
 // Over engines/leveldb-hooks (bourbon), the value-log read is the lookup's
 // ReadValue step (Figures 2 and 8); plain wisckey has no step timers.

@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The lsmrepro authors. Use of this source code is
 // governed by a BSD-style license that can be found in the LICENSE file of
 // LevelDB, which this file extends.
-#include "db/value_log.h"
+#include "layers/wisckey/value_log.h"
 
 #include <dirent.h>
 #include <fcntl.h>

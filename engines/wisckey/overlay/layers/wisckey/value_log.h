@@ -26,8 +26,8 @@
 // No garbage collection: overwritten and deleted values stay in the log (the
 // paper's figures do not need it). The value log uses POSIX I/O directly,
 // not leveldb::Env (LevelDB's Env would mmap a file that is still growing).
-#ifndef STORAGE_LEVELDB_DB_VALUE_LOG_H_
-#define STORAGE_LEVELDB_DB_VALUE_LOG_H_
+#ifndef STORAGE_LEVELDB_LAYERS_WISCKEY_VALUE_LOG_H_
+#define STORAGE_LEVELDB_LAYERS_WISCKEY_VALUE_LOG_H_
 
 #include <atomic>
 #include <cstdint>
@@ -104,4 +104,4 @@ Iterator* NewValueResolvingIterator(Iterator* base, const ValueLog* vlog,
 
 }  // namespace leveldb
 
-#endif  // STORAGE_LEVELDB_DB_VALUE_LOG_H_
+#endif  // STORAGE_LEVELDB_LAYERS_WISCKEY_VALUE_LOG_H_
