@@ -110,191 +110,217 @@ bool Generate(const std::string& name, uint64_t n, uint64_t seed, int width,
   return true;
 }
 
+// Every option of every subcommand.
+struct Args {
+  std::string generator, out, keys_path, in, spec, bench_dir = "/tmp";
+  uint64_t count = 0, seed = 42, size_min = 1, size_max = 1 << 20;
+  std::vector<std::string> params, overrides;
+  std::vector<double> normal, uniform;
+  double negative_share = 0;
+  bool require_sorted = false, load = false;
+};
+
+struct Commands {
+  CLI::App *gen, *sizes, *lookups, *down, *verify, *list, *ops, *bench;
+};
+
+Commands AddCommands(CLI::App* app, Args* a) {
+  Commands c;
+  c.gen = app->add_subcommand("gen", "generate a key set into an SOSD file");
+  c.gen->add_option("--generator", a->generator, "generator name")->required();
+  c.gen->add_option("--count", a->count, "number of keys")->required();
+  c.gen->add_option("--seed", a->seed, "seed");
+  c.gen->add_option("--param", a->params, "generator parameter key=value");
+  c.gen->add_option("--out", a->out, "output path (ends in _uint64 or _uint32)")->required();
+
+  c.sizes = app->add_subcommand("sizes", "per-key byte sizes into an SOSD-layout _uint32 file");
+  c.sizes->add_option("--count", a->count)->required();
+  c.sizes->add_option("--seed", a->seed);
+  c.sizes->add_option("--normal", a->normal, "MEAN SD")->expected(2);
+  c.sizes->add_option("--uniform", a->uniform, "LO HI")->expected(2);
+  c.sizes->add_option("--min", a->size_min, "smallest size (normal)");
+  c.sizes->add_option("--max", a->size_max, "largest size (normal)");
+  c.sizes->add_option("--out", a->out)->required();
+
+  c.lookups = app->add_subcommand("lookups", "positive/negative lookup keys");
+  c.lookups->add_option("--keys", a->keys_path, "sorted SOSD key file")->required();
+  c.lookups->add_option("--count", a->count)->required();
+  c.lookups->add_option("--negative-share", a->negative_share, "share of absent keys");
+  c.lookups->add_option("--seed", a->seed);
+  c.lookups->add_option("--out", a->out)->required();
+
+  c.down = app->add_subcommand("downsample", "keep every k-th key (SOSD's rule)");
+  c.down->add_option("--in", a->in)->required();
+  c.down->add_option("--count", a->count, "target count; k = floor(n / count)")->required();
+  c.down->add_option("--out", a->out)->required();
+
+  c.verify = app->add_subcommand("verify", "read and check an SOSD file");
+  c.verify->add_option("--in", a->in)->required();
+  c.verify->add_flag("--sorted", a->require_sorted, "fail unless sorted");
+
+  c.list = app->add_subcommand("list", "list generators");
+
+  c.ops = app->add_subcommand("ops", "print a YCSB op stream");
+  c.ops->add_option("--spec", a->spec, "YCSB property file")->required();
+  c.ops->add_option("-p", a->overrides, "property override key=value");
+  c.ops->add_option("--seed", a->seed);
+  c.ops->add_option("--count", a->count, "ops to print (default operationcount)");
+  c.ops->add_flag("--load", a->load, "print the load phase instead");
+
+  c.bench = app->add_subcommand("bench", "keys/s of every generator and of the reader");
+  c.bench->add_option("--count", a->count, "keys per generator")->required();
+  c.bench->add_option("--dir", a->bench_dir, "scratch directory");
+  return c;
+}
+
+void RunGen(const Args& a) {
+  gen::Keys keys;
+  json facts;
+  Generate(a.generator, a.count, a.seed, WidthOrDie(a.out), ParseParams(a.params), &keys, &facts);
+  WriteOrDie(a.out, keys);
+  std::cout << facts.dump() << "\n";
+}
+
+void RunSizes(const Args& a) {
+  if (a.normal.empty() == a.uniform.empty()) Die("sizes: expected exactly one of --normal or --uniform");
+  std::vector<uint64_t> sizes =
+      a.normal.empty()
+          ? gen::UniformSizes(a.count, a.seed, static_cast<uint64_t>(a.uniform[0]),
+                              static_cast<uint64_t>(a.uniform[1]))
+          : gen::NormalSizes(a.count, a.seed, a.normal[0], a.normal[1], a.size_min, a.size_max);
+  WriteOrDie(a.out, sizes);
+  double sum = 0;
+  for (uint64_t s : sizes) sum += static_cast<double>(s);
+  std::cout << json{{"count", a.count}, {"seed", a.seed}, {"mean", a.count ? sum / a.count : 0.0}}.dump()
+            << "\n";
+}
+
+void RunLookups(const Args& a) {
+  sosd::ReadInfo info;
+  gen::Keys keys = ReadOrDie(a.keys_path, true, &info), lookups;
+  std::string err;
+  if (!gen::MakeLookups(keys, a.count, a.negative_share, a.seed, &lookups, &err)) {
+    Die(a.keys_path + ": " + err);
+  }
+  WriteOrDie(a.out, lookups);
+  std::cout << json{{"count", a.count}, {"negative_share", a.negative_share}, {"seed", a.seed}}.dump() << "\n";
+}
+
+// Streamed: the real files can be larger than memory.
+void RunDownsample(const Args& a) {
+  uint64_t have = 0;
+  std::string err;
+  if (!sosd::ReadCount(a.in, &have, &err)) Die(err);
+  uint64_t step = gen::DownsampleStep(have, a.count);
+  gen::Keys down;
+  down.reserve(have / step + 1);
+  sosd::ReadInfo info;
+  if (!sosd::ForEachKey(a.in, true, [&](uint64_t i, uint64_t k) {
+        if (i % step == 0) down.push_back(k);
+      }, &info, &err)) {
+    Die(err);
+  }
+  WriteOrDie(a.out, down);
+  json facts = Describe(down);
+  facts["source_count"] = have;
+  facts["source_duplicates"] = info.duplicates;
+  facts["step"] = step;
+  std::cout << facts.dump() << "\n";
+}
+
+void RunVerify(const Args& a) {
+  sosd::ReadInfo info;
+  auto t0 = Clock::now();
+  gen::Keys keys = ReadOrDie(a.in, a.require_sorted, &info);
+  double secs = Since(t0);
+  json facts = Describe(keys);
+  facts["duplicates"] = info.duplicates;
+  facts["sorted"] = info.sorted;
+  facts["seconds"] = secs;
+  std::cout << facts.dump() << "\n";
+}
+
+void RunList() {
+  json list = json::array();
+  for (const gen::Generator& g : gen::Generators()) {
+    list.push_back({{"name", g.name}, {"summary", g.summary}, {"stands_in_for", g.stands_in_for}});
+  }
+  std::cout << list.dump(2) << "\n";
+}
+
+void RunOps(const Args& a) {
+  ycsb::Properties p;
+  std::string err;
+  if (!p.LoadFile(a.spec, &err)) Die(err);
+  for (const std::string& o : a.overrides) {
+    if (!p.SetOverride(o, &err)) Die(err);
+  }
+  auto w = ycsb::CoreWorkload::Create(p, a.seed, &err);
+  if (w == nullptr) Die(err);
+  uint64_t n = a.count ? a.count
+                       : static_cast<uint64_t>(a.load ? w->insert_count() : w->operation_count());
+  for (uint64_t i = 0; i < n; i++) {
+    ycsb::Op op = a.load ? w->NextLoad() : w->NextTransaction();
+    std::printf("%s %s %d\n", ycsb::OpTypeName(op.type), op.key.c_str(), op.scan_len);
+  }
+}
+
+// The reader's rate, on a file of keys written to the scratch directory.
+json BenchReader(const gen::Keys& keys, const std::string& dir) {
+  std::string path = dir + "/datagen_bench_uint64";
+  WriteOrDie(path, keys);
+  sosd::ReadInfo info;
+  double c0 = CpuSeconds();
+  gen::Keys back = ReadOrDie(path, true, &info);
+  double cpu = CpuSeconds() - c0;
+  std::remove(path.c_str());
+  std::fprintf(stderr, "%-22s %12.0f keys/s per core (page-cached file)\n", "reader", back.size() / cpu);
+  return {{"what", "reader (sorted check)"}, {"keys_per_cpu_second", back.size() / cpu}};
+}
+
+void RunBench(const Args& a) {
+  json report = json::array();
+  for (const gen::Generator& g : gen::Generators()) {
+    gen::Keys keys;
+    json facts;
+    Generate(g.name, a.count, 42, 64, {}, &keys, &facts);
+    report.push_back({{"what", g.name}, {"keys_per_cpu_second", facts["keys_per_cpu_second"]}});
+    std::fprintf(stderr, "%-22s %12.0f keys/s per core\n", g.name.c_str(),
+                 facts["keys_per_cpu_second"].get<double>());
+    if (g.name == "osm_like") report.push_back(BenchReader(keys, a.bench_dir));
+  }
+  ycsb::Properties p;
+  std::string err;
+  p.Set("recordcount", std::to_string(a.count), "bench", &err);
+  p.Set("operationcount", std::to_string(a.count), "bench", &err);
+  for (const char* d : {"uniform", "zipfian", "latest", "hotspot", "sequential", "exponential"}) {
+    p.Set("requestdistribution", d, "bench", &err);
+    p.Set("insertproportion", std::string(d) == "latest" ? "0.05" : "0", "bench", &err);
+    auto w = ycsb::CoreWorkload::Create(p, 42, &err);
+    double c0 = CpuSeconds();
+    for (uint64_t i = 0; i < a.count; i++) w->NextTransaction();
+    double rate = a.count / (CpuSeconds() - c0);
+    report.push_back({{"what", std::string("ycsb ops ") + d}, {"ops_per_cpu_second", rate}});
+    std::fprintf(stderr, "ycsb ops %-13s %12.0f ops/s per core\n", d, rate);
+  }
+  std::cout << report.dump() << "\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Generate, verify and downsample SOSD-format datasets; dump YCSB op streams."};
   app.require_subcommand(1);
-
-  // gen
-  auto* cmd_gen = app.add_subcommand("gen", "generate a key set into an SOSD file");
-  std::string generator, out;
-  uint64_t count = 0, seed = 42;
-  std::vector<std::string> params;
-  cmd_gen->add_option("--generator", generator, "generator name")->required();
-  cmd_gen->add_option("--count", count, "number of keys")->required();
-  cmd_gen->add_option("--seed", seed, "seed");
-  cmd_gen->add_option("--param", params, "generator parameter key=value");
-  cmd_gen->add_option("--out", out, "output path (ends in _uint64 or _uint32)")->required();
-
-  // sizes
-  auto* cmd_sizes = app.add_subcommand("sizes", "per-key byte sizes into an SOSD-layout _uint32 file");
-  std::vector<double> normal, uniform;
-  uint64_t size_min = 1, size_max = 1 << 20;
-  cmd_sizes->add_option("--count", count)->required();
-  cmd_sizes->add_option("--seed", seed);
-  cmd_sizes->add_option("--normal", normal, "MEAN SD")->expected(2);
-  cmd_sizes->add_option("--uniform", uniform, "LO HI")->expected(2);
-  cmd_sizes->add_option("--min", size_min, "smallest size (normal)");
-  cmd_sizes->add_option("--max", size_max, "largest size (normal)");
-  cmd_sizes->add_option("--out", out)->required();
-
-  // lookups
-  auto* cmd_lookups = app.add_subcommand("lookups", "positive/negative lookup keys");
-  std::string keys_path;
-  double negative_share = 0;
-  cmd_lookups->add_option("--keys", keys_path, "sorted SOSD key file")->required();
-  cmd_lookups->add_option("--count", count)->required();
-  cmd_lookups->add_option("--negative-share", negative_share, "share of absent keys");
-  cmd_lookups->add_option("--seed", seed);
-  cmd_lookups->add_option("--out", out)->required();
-
-  // downsample
-  auto* cmd_down = app.add_subcommand("downsample", "keep every k-th key (SOSD's rule)");
-  std::string in;
-  cmd_down->add_option("--in", in)->required();
-  cmd_down->add_option("--count", count, "target count; k = floor(n / count)")->required();
-  cmd_down->add_option("--out", out)->required();
-
-  // verify
-  auto* cmd_verify = app.add_subcommand("verify", "read and check an SOSD file");
-  bool require_sorted = false;
-  cmd_verify->add_option("--in", in)->required();
-  cmd_verify->add_flag("--sorted", require_sorted, "fail unless sorted");
-
-  // list
-  auto* cmd_list = app.add_subcommand("list", "list generators");
-
-  // ops
-  auto* cmd_ops = app.add_subcommand("ops", "print a YCSB op stream");
-  std::string spec;
-  std::vector<std::string> overrides;
-  bool load = false;
-  cmd_ops->add_option("--spec", spec, "YCSB property file")->required();
-  cmd_ops->add_option("-p", overrides, "property override key=value");
-  cmd_ops->add_option("--seed", seed);
-  cmd_ops->add_option("--count", count, "ops to print (default operationcount)");
-  cmd_ops->add_flag("--load", load, "print the load phase instead");
-
-  // bench
-  auto* cmd_bench = app.add_subcommand("bench", "keys/s of every generator and of the reader");
-  std::string bench_dir = "/tmp";
-  count = 0;
-  cmd_bench->add_option("--count", count, "keys per generator")->required();
-  cmd_bench->add_option("--dir", bench_dir, "scratch directory");
-
+  Args a;
+  const Commands c = AddCommands(&app, &a);
   CLI11_PARSE(app, argc, argv);
-
-  if (cmd_gen->parsed()) {
-    gen::Keys keys;
-    json facts;
-    Generate(generator, count, seed, WidthOrDie(out), ParseParams(params), &keys, &facts);
-    WriteOrDie(out, keys);
-    std::cout << facts.dump() << "\n";
-  } else if (cmd_sizes->parsed()) {
-    if (normal.empty() == uniform.empty()) Die("sizes: expected exactly one of --normal or --uniform");
-    std::vector<uint64_t> sizes =
-        normal.empty()
-            ? gen::UniformSizes(count, seed, static_cast<uint64_t>(uniform[0]), static_cast<uint64_t>(uniform[1]))
-            : gen::NormalSizes(count, seed, normal[0], normal[1], size_min, size_max);
-    WriteOrDie(out, sizes);
-    double sum = 0;
-    for (uint64_t s : sizes) sum += static_cast<double>(s);
-    std::cout << json{{"count", count}, {"seed", seed}, {"mean", count ? sum / count : 0.0}}.dump() << "\n";
-  } else if (cmd_lookups->parsed()) {
-    sosd::ReadInfo info;
-    gen::Keys keys = ReadOrDie(keys_path, true, &info), lookups;
-    std::string err;
-    if (!gen::MakeLookups(keys, count, negative_share, seed, &lookups, &err)) Die(keys_path + ": " + err);
-    WriteOrDie(out, lookups);
-    std::cout << json{{"count", count}, {"negative_share", negative_share}, {"seed", seed}}.dump() << "\n";
-  } else if (cmd_down->parsed()) {
-    // Streamed: the real files can be larger than memory.
-    uint64_t have = 0;
-    std::string err;
-    if (!sosd::ReadCount(in, &have, &err)) Die(err);
-    uint64_t step = gen::DownsampleStep(have, count);
-    gen::Keys down;
-    down.reserve(have / step + 1);
-    sosd::ReadInfo info;
-    if (!sosd::ForEachKey(in, true, [&](uint64_t i, uint64_t k) {
-          if (i % step == 0) down.push_back(k);
-        }, &info, &err)) {
-      Die(err);
-    }
-    WriteOrDie(out, down);
-    json facts = Describe(down);
-    facts["source_count"] = have;
-    facts["source_duplicates"] = info.duplicates;
-    facts["step"] = step;
-    std::cout << facts.dump() << "\n";
-  } else if (cmd_verify->parsed()) {
-    sosd::ReadInfo info;
-    auto t0 = Clock::now();
-    gen::Keys keys = ReadOrDie(in, require_sorted, &info);
-    double secs = Since(t0);
-    json facts = Describe(keys);
-    facts["duplicates"] = info.duplicates;
-    facts["sorted"] = info.sorted;
-    facts["seconds"] = secs;
-    std::cout << facts.dump() << "\n";
-  } else if (cmd_list->parsed()) {
-    json list = json::array();
-    for (const gen::Generator& g : gen::Generators()) {
-      list.push_back({{"name", g.name}, {"summary", g.summary}, {"stands_in_for", g.stands_in_for}});
-    }
-    std::cout << list.dump(2) << "\n";
-  } else if (cmd_ops->parsed()) {
-    ycsb::Properties p;
-    std::string err;
-    if (!p.LoadFile(spec, &err)) Die(err);
-    for (const std::string& o : overrides) {
-      if (!p.SetOverride(o, &err)) Die(err);
-    }
-    auto w = ycsb::CoreWorkload::Create(p, seed, &err);
-    if (w == nullptr) Die(err);
-    uint64_t n = count ? count : static_cast<uint64_t>(load ? w->insert_count() : w->operation_count());
-    for (uint64_t i = 0; i < n; i++) {
-      ycsb::Op op = load ? w->NextLoad() : w->NextTransaction();
-      std::printf("%s %s %d\n", ycsb::OpTypeName(op.type), op.key.c_str(), op.scan_len);
-    }
-  } else if (cmd_bench->parsed()) {
-    json report = json::array();
-    for (const gen::Generator& g : gen::Generators()) {
-      gen::Keys keys;
-      json facts;
-      Generate(g.name, count, 42, 64, {}, &keys, &facts);
-      report.push_back({{"what", g.name}, {"keys_per_cpu_second", facts["keys_per_cpu_second"]}});
-      std::fprintf(stderr, "%-22s %12.0f keys/s per core\n", g.name.c_str(),
-                   facts["keys_per_cpu_second"].get<double>());
-      if (g.name == "osm_like") {
-        std::string path = bench_dir + "/datagen_bench_uint64";
-        WriteOrDie(path, keys);
-        sosd::ReadInfo info;
-        double c0 = CpuSeconds();
-        gen::Keys back = ReadOrDie(path, true, &info);
-        double cpu = CpuSeconds() - c0;
-        std::remove(path.c_str());
-        report.push_back({{"what", "reader (sorted check)"}, {"keys_per_cpu_second", back.size() / cpu}});
-        std::fprintf(stderr, "%-22s %12.0f keys/s per core (page-cached file)\n", "reader",
-                     back.size() / cpu);
-      }
-    }
-    ycsb::Properties p;
-    std::string err;
-    p.Set("recordcount", std::to_string(count), "bench", &err);
-    p.Set("operationcount", std::to_string(count), "bench", &err);
-    for (const char* d : {"uniform", "zipfian", "latest", "hotspot", "sequential", "exponential"}) {
-      p.Set("requestdistribution", d, "bench", &err);
-      p.Set("insertproportion", std::string(d) == "latest" ? "0.05" : "0", "bench", &err);
-      auto w = ycsb::CoreWorkload::Create(p, 42, &err);
-      double c0 = CpuSeconds();
-      for (uint64_t i = 0; i < count; i++) w->NextTransaction();
-      double rate = count / (CpuSeconds() - c0);
-      report.push_back({{"what", std::string("ycsb ops ") + d}, {"ops_per_cpu_second", rate}});
-      std::fprintf(stderr, "ycsb ops %-13s %12.0f ops/s per core\n", d, rate);
-    }
-    std::cout << report.dump() << "\n";
-  }
+  if (c.gen->parsed()) RunGen(a);
+  else if (c.sizes->parsed()) RunSizes(a);
+  else if (c.lookups->parsed()) RunLookups(a);
+  else if (c.down->parsed()) RunDownsample(a);
+  else if (c.verify->parsed()) RunVerify(a);
+  else if (c.list->parsed()) RunList();
+  else if (c.ops->parsed()) RunOps(a);
+  else if (c.bench->parsed()) RunBench(a);
   return 0;
 }

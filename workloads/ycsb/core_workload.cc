@@ -10,6 +10,12 @@ namespace {
 // Sub-stream ids of the seed; fixed forever, or old seeds change meaning.
 constexpr uint64_t kOpStream = 1, kKeyStream = 2, kScanStream = 3;
 
+// One line naming where a property came from, the property and what was expected.
+bool Fail(const Properties& p, const std::string& key, const std::string& what, std::string* err) {
+  *err = p.Where(key) + ": " + key + ": " + what;
+  return false;
+}
+
 }  // namespace
 
 const char* OpTypeName(Op::Type type) {
@@ -37,50 +43,60 @@ std::unique_ptr<CoreWorkload> CoreWorkload::Create(const Properties& p, uint64_t
 }
 
 bool CoreWorkload::Init(const Properties& p, std::string* err) {
-  auto fail = [&](const std::string& key, const std::string& what) {
-    *err = p.Where(key) + ": " + key + ": " + what;
-    return false;
-  };
+  double insert_proportion = 0;
+  return InitRecords(p, err) && InitOperations(p, &insert_proportion, err) &&
+         InitRequestDistribution(p, insert_proportion, err) && InitScans(p, err);
+}
+
+// Fields, the record count and the range of keys the run inserts.
+bool CoreWorkload::InitRecords(const Properties& p, std::string* err) {
   field_count_ = p.GetInt("fieldcount", 10);
   field_length_ = p.GetInt("fieldlength", 100);
   if (p.Get("fieldlengthdistribution", "constant") != "constant") {
-    return fail("fieldlengthdistribution",
-                "expected constant (the driver writes fixed-size values)");
+    return Fail(p, "fieldlengthdistribution",
+                "expected constant (the driver writes fixed-size values)", err);
   }
   record_count_ = p.GetInt("recordcount", 0);
   // Java: recordcount=0 means Integer.MAX_VALUE.
   if (record_count_ == 0) record_count_ = std::numeric_limits<int32_t>::max();
-  if (!p.Has("operationcount")) return fail("operationcount", "expected a value (required)");
+  if (!p.Has("operationcount")) return Fail(p, "operationcount", "expected a value (required)", err);
   operation_count_ = p.GetInt("operationcount", 0);
   insert_start_ = p.GetInt("insertstart", 0);
   insert_count_ = p.GetInt("insertcount", record_count_ - insert_start_);
   if (record_count_ < insert_start_ + insert_count_) {
-    return fail("insertcount", "expected insertstart + insertcount <= recordcount (" +
-                                   std::to_string(record_count_) + "), got " +
-                                   std::to_string(insert_start_) + " + " +
-                                   std::to_string(insert_count_));
+    return Fail(p, "insertcount", "expected insertstart + insertcount <= recordcount (" +
+                                      std::to_string(record_count_) + "), got " +
+                                      std::to_string(insert_start_) + " + " +
+                                      std::to_string(insert_count_), err);
   }
-  if (insert_count_ < 1) return fail("insertcount", "expected at least one record");
+  if (insert_count_ < 1) return Fail(p, "insertcount", "expected at least one record", err);
   zero_padding_ = static_cast<int>(p.GetInt("zeropadding", 1));
   ordered_inserts_ = p.Get("insertorder", "hashed") != "hashed";
+  key_sequence_ = CounterGenerator(insert_start_);
+  insert_sequence_ = AcknowledgedCounterGenerator(record_count_);
+  return true;
+}
 
+// The operation mix; *insert: its insert proportion (the zipfian key space grows with it).
+bool CoreWorkload::InitOperations(const Properties& p, double* insert, std::string* err) {
   double read = p.GetDouble("readproportion", 0.95);
   double update = p.GetDouble("updateproportion", 0.05);
-  double insert = p.GetDouble("insertproportion", 0.0);
+  *insert = p.GetDouble("insertproportion", 0.0);
   double scan = p.GetDouble("scanproportion", 0.0);
   double rmw = p.GetDouble("readmodifywriteproportion", 0.0);
   if (read > 0) op_chooser_.Add(read, Op::kRead);
   if (update > 0) op_chooser_.Add(update, Op::kUpdate);
-  if (insert > 0) op_chooser_.Add(insert, Op::kInsert);
+  if (*insert > 0) op_chooser_.Add(*insert, Op::kInsert);
   if (scan > 0) op_chooser_.Add(scan, Op::kScan);
   if (rmw > 0) op_chooser_.Add(rmw, Op::kReadModifyWrite);
   if (op_chooser_.empty()) {
-    return fail("readproportion", "expected at least one operation proportion > 0");
+    return Fail(p, "readproportion", "expected at least one operation proportion > 0", err);
   }
+  return true;
+}
 
-  key_sequence_ = CounterGenerator(insert_start_);
-  insert_sequence_ = AcknowledgedCounterGenerator(record_count_);
-
+// The generator of the keys operations touch (requestdistribution).
+bool CoreWorkload::InitRequestDistribution(const Properties& p, double insert, std::string* err) {
   request_distribution_ = p.Get("requestdistribution", "uniform");
   const std::string& d = request_distribution_;
   int64_t lo = insert_start_, hi = insert_start_ + insert_count_ - 1;
@@ -90,7 +106,7 @@ bool CoreWorkload::Init(const Properties& p, std::string* err) {
     double percentile = p.GetDouble("exponential.percentile", 95);
     double frac = p.GetDouble("exponential.frac", 0.8571428571);
     if (percentile >= 100) {
-      return fail("exponential.percentile", "expected a number in (0, 100)");
+      return Fail(p, "exponential.percentile", "expected a number in (0, 100)", err);
     }
     exponential_.reset(new ExponentialGenerator(
         percentile, static_cast<double>(record_count_) * frac, &key_rnd_));
@@ -106,7 +122,7 @@ bool CoreWorkload::Init(const Properties& p, std::string* err) {
         lo, insert_start_ + insert_count_ + expected_new,
         p.GetDouble("zipfianconstant", kZipfianConstant), &key_rnd_));
   } else if (d == "latest") {
-    if (record_count_ < 2) return fail("recordcount", "expected >= 2 for requestdistribution=latest");
+    if (record_count_ < 2) return Fail(p, "recordcount", "expected >= 2 for requestdistribution=latest", err);
     latest_.reset(new SkewedLatestGenerator(&insert_sequence_, &key_rnd_));
   } else if (d == "hotspot") {
     double hotset = p.GetDouble("hotspotdatafraction", 0.2);
@@ -114,17 +130,21 @@ bool CoreWorkload::Init(const Properties& p, std::string* err) {
     hotspot_.reset(new HotspotIntegerGenerator(lo, hi, hotset, hotopn, &key_rnd_));
     // Java divides by zero on an empty set that still gets draws.
     if (hotopn > 0 && hotspot_->hot_interval() < 1) {
-      return fail("hotspotdatafraction", "expected a hot set of at least one record");
+      return Fail(p, "hotspotdatafraction", "expected a hot set of at least one record", err);
     }
     if (hotopn < 1 && hotspot_->cold_interval() < 1) {
-      return fail("hotspotdatafraction", "expected a cold set of at least one record");
+      return Fail(p, "hotspotdatafraction", "expected a cold set of at least one record", err);
     }
   }
+  return true;
+}
 
+// Scan lengths.
+bool CoreWorkload::InitScans(const Properties& p, std::string* err) {
   int64_t minscan = p.GetInt("minscanlength", 1);
   int64_t maxscan = p.GetInt("maxscanlength", 1000);
   if (minscan > maxscan) {
-    return fail("minscanlength", "expected <= maxscanlength (" + std::to_string(maxscan) + ")");
+    return Fail(p, "minscanlength", "expected <= maxscanlength (" + std::to_string(maxscan) + ")", err);
   }
   if (p.Get("scanlengthdistribution", "uniform") == "uniform") {
     scan_uniform_.reset(new UniformLongGenerator(minscan, maxscan, &scan_rnd_));

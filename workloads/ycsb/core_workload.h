@@ -68,6 +68,10 @@ class CoreWorkload {
  private:
   CoreWorkload(const Properties& p, uint64_t seed);
   bool Init(const Properties& p, std::string* err);
+  bool InitRecords(const Properties& p, std::string* err);
+  bool InitOperations(const Properties& p, double* insert, std::string* err);
+  bool InitRequestDistribution(const Properties& p, double insert, std::string* err);
+  bool InitScans(const Properties& p, std::string* err);
   int64_t NextKeynum();
   std::string KeyName(int64_t keynum) const;
 

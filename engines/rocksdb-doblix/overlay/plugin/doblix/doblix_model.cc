@@ -97,19 +97,48 @@ void DoblixModel::EncodeTo(std::string* out) const {
 }
 
 Status DoblixModel::DecodeFrom(const Slice& block) {
+  Slice in;
+  Status s = DecodeHeader(block, &in);
+  if (s.ok()) s = DecodeSegments(&in);
+  if (!s.ok()) return s;
+  nodes.clear();
+  if ((kind == DoblixModelKind::kPla || kind == DoblixModelKind::kPra) && !segments.empty()) {
+    uint32_t next_block = 0;
+    nodes.emplace_back();
+    s = DecodeNode(&in, 0, static_cast<uint32_t>(prefix.size()), 0, &next_block);
+    if (!s.ok()) return s;
+    if (next_block != segments.size()) {
+      return Status::Corruption("doblix model block: string index misses blocks");
+    }
+  }
+  if (kind == DoblixModelKind::kRmi && !segments.empty()) {
+    s = DecodeRmi(&in);
+    if (!s.ok()) return s;
+  }
+  if (kind == DoblixModelKind::kPlr) {
+    s = DecodePlr(&in);
+    if (!s.ok()) return s;
+  }
+  if (!in.empty()) return Status::Corruption("doblix model block: trailing bytes");
+  return Status::OK();
+}
+
+// The block's frame: checksum, magic, the model kind; *in is left at the
+// key prefix.
+Status DoblixModel::DecodeHeader(const Slice& block, Slice* in) {
   if (block.size() < 8) return Status::Corruption("doblix model block: truncated");
   const size_t body = block.size() - 4;
   if (DecodeFixed32(block.data() + body) != DoblixChecksum(block.data(), body)) {
     return Status::Corruption("doblix model block: checksum mismatch");
   }
-  Slice in(block.data(), body);
-  if (DecodeFixed32(in.data()) != kModelMagic) {
+  *in = Slice(block.data(), body);
+  if (DecodeFixed32(in->data()) != kModelMagic) {
     return Status::Corruption("doblix model block: bad magic");
   }
-  in.remove_prefix(4);
-  if (in.empty()) return Status::Corruption("doblix model block: no kind");
-  uint8_t k = static_cast<uint8_t>(in[0]);
-  in.remove_prefix(1);
+  in->remove_prefix(4);
+  if (in->empty()) return Status::Corruption("doblix model block: no kind");
+  uint8_t k = static_cast<uint8_t>((*in)[0]);
+  in->remove_prefix(1);
   if (k != static_cast<uint8_t>(DoblixModelKind::kPla) &&
       k != static_cast<uint8_t>(DoblixModelKind::kPra) &&
       k != static_cast<uint8_t>(DoblixModelKind::kRmi) &&
@@ -117,26 +146,32 @@ Status DoblixModel::DecodeFrom(const Slice& block) {
     return Status::Corruption("doblix model block: unknown model kind " + std::to_string(k));
   }
   kind = static_cast<DoblixModelKind>(k);
+  return Status::OK();
+}
+
+// The key prefix and the blocks: each one's first chunk, size, error, and
+// its own line where the kind has one per block.
+Status DoblixModel::DecodeSegments(Slice* in) {
   Slice p;
   uint64_t count = 0;
-  if (!GetLengthPrefixedSlice(&in, &p)) return Status::Corruption("doblix model block: prefix");
+  if (!GetLengthPrefixedSlice(in, &p)) return Status::Corruption("doblix model block: prefix");
   prefix = p.ToString();
-  if (!GetVarint64(&in, &count) || count > in.size()) {
+  if (!GetVarint64(in, &count) || count > in->size()) {
     return Status::Corruption("doblix model block: segment count");
   }
   segments.assign(count, DoblixSegment());
   uint64_t offset = 0;
   for (DoblixSegment& s : segments) {
     uint32_t err_cont = 0, slope = 0, intercept = 0;
-    if (in.size() < 8) return Status::Corruption("doblix model block: segment key");
-    s.first_chunk = DecodeFixed64(in.data());
-    in.remove_prefix(8);
+    if (in->size() < 8) return Status::Corruption("doblix model block: segment key");
+    s.first_chunk = DecodeFixed64(in->data());
+    in->remove_prefix(8);
     // The baselines have no line per block (Bourbon: one PLR over the
     // table; TridentKV: RocksDB's search over the whole block).
     const bool own_model = kind != DoblixModelKind::kPlr && kind != DoblixModelKind::kRmi;
-    if (!GetVarint32(&in, &s.size) || !GetVarint32(&in, &err_cont) ||
-        (own_model && !GetFixed32(&in, &slope)) ||
-        (own_model && kind != DoblixModelKind::kPla && !GetFixed32(&in, &intercept))) {
+    if (!GetVarint32(in, &s.size) || !GetVarint32(in, &err_cont) ||
+        (own_model && !GetFixed32(in, &slope)) ||
+        (own_model && kind != DoblixModelKind::kPla && !GetFixed32(in, &intercept))) {
       return Status::Corruption("doblix model block: segment fields");
     }
     s.offset = offset;
@@ -151,53 +186,42 @@ Status DoblixModel::DecodeFrom(const Slice& block) {
   }
   runs_split = std::any_of(segments.begin(), segments.end(),
                            [](const DoblixSegment& s) { return s.cont; });
-  nodes.clear();
-  if ((kind == DoblixModelKind::kPla || kind == DoblixModelKind::kPra) && !segments.empty()) {
-    uint32_t next_block = 0;
-    nodes.emplace_back();
-    Status s = DecodeNode(&in, 0, static_cast<uint32_t>(prefix.size()), 0, &next_block);
-    if (!s.ok()) return s;
-    if (next_block != segments.size()) {
-      return Status::Corruption("doblix model block: string index misses blocks");
-    }
+  return Status::OK();
+}
+
+// Bourbon-style's one PLR over the table: the entry count, each block's
+// first entry, then the segments.
+Status DoblixModel::DecodePlr(Slice* in) {
+  uint64_t count = 0, pos = 0;
+  if (!GetVarint64(in, &entries)) return Status::Corruption("doblix model block: entries");
+  block_first_entry.resize(segments.size());
+  for (uint64_t& f : block_first_entry) {
+    uint64_t d = 0;
+    if (!GetVarint64(in, &d)) return Status::Corruption("doblix model block: block positions");
+    pos += d;
+    if (pos > entries) return Status::Corruption("doblix model block: block position");
+    f = pos;
   }
-  if (kind == DoblixModelKind::kRmi && !segments.empty()) {
-    Status s = DecodeRmi(&in);
-    if (!s.ok()) return s;
+  if (!GetVarint64(in, &count) || count > in->size() || count == 0) {
+    return Status::Corruption("doblix model block: plr count");
   }
-  if (kind == DoblixModelKind::kPlr) {
-    uint64_t count = 0, pos = 0;
-    if (!GetVarint64(&in, &entries)) return Status::Corruption("doblix model block: entries");
-    block_first_entry.resize(segments.size());
-    for (uint64_t& f : block_first_entry) {
-      uint64_t d = 0;
-      if (!GetVarint64(&in, &d)) return Status::Corruption("doblix model block: block positions");
-      pos += d;
-      if (pos > entries) return Status::Corruption("doblix model block: block position");
-      f = pos;
+  plr.resize(count);
+  pos = 0;
+  for (DoblixPlrSegment& p : plr) {
+    uint64_t d = 0;
+    uint32_t slope = 0;
+    if (in->size() < 8) return Status::Corruption("doblix model block: plr key");
+    p.first_chunk = DecodeFixed64(in->data());
+    in->remove_prefix(8);
+    if (!GetVarint64(in, &d) || !GetFixed32(in, &slope) || !GetVarint32(in, &p.error)) {
+      return Status::Corruption("doblix model block: plr fields");
     }
-    if (!GetVarint64(&in, &count) || count > in.size() || count == 0) {
-      return Status::Corruption("doblix model block: plr count");
-    }
-    plr.resize(count);
-    pos = 0;
-    for (DoblixPlrSegment& p : plr) {
-      uint64_t d = 0;
-      uint32_t slope = 0;
-      if (in.size() < 8) return Status::Corruption("doblix model block: plr key");
-      p.first_chunk = DecodeFixed64(in.data());
-      in.remove_prefix(8);
-      if (!GetVarint64(&in, &d) || !GetFixed32(&in, &slope) || !GetVarint32(&in, &p.error)) {
-        return Status::Corruption("doblix model block: plr fields");
-      }
-      pos += d;
-      if (pos > entries) return Status::Corruption("doblix model block: plr position");
-      p.begin = pos;
-      p.slope = BitsFloat(slope);
-      if (!std::isfinite(p.slope)) return Status::Corruption("doblix model block: plr slope");
-    }
+    pos += d;
+    if (pos > entries) return Status::Corruption("doblix model block: plr position");
+    p.begin = pos;
+    p.slope = BitsFloat(slope);
+    if (!std::isfinite(p.slope)) return Status::Corruption("doblix model block: plr slope");
   }
-  if (!in.empty()) return Status::Corruption("doblix model block: trailing bytes");
   return Status::OK();
 }
 

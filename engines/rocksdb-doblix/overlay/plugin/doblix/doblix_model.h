@@ -176,6 +176,9 @@ class DoblixModel {
 
  private:
   void EncodeNode(size_t node, std::string* out) const;
+  Status DecodeHeader(const Slice& block, Slice* in);
+  Status DecodeSegments(Slice* in);
+  Status DecodePlr(Slice* in);
   Status DecodeRmi(Slice* in);
   // Decodes node `id` (already appended to `nodes`) and its children; its
   // blocks are the next ones after *next_block.
