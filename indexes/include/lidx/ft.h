@@ -13,8 +13,9 @@
 //
 // Guarantee: hi - lo <= 2 * error + 2 for any query.
 //
-// Knobs: error (default 32), fanout (keys of an inner B+-tree node, 2..16:
-// STX's 16 by default; fewer make deeper trees in tests).
+// Knobs: error (default 32), fanout (keys of an inner B+-tree node: STX's
+// count for the key type by default and at most, 16 for 8-byte keys; fewer
+// make deeper trees in tests).
 //
 // Usage:
 //   auto idx = lidx::MakeIndex<uint64_t>("ft", {{"error", "64"}}, &err);
@@ -163,7 +164,9 @@ class FitingTreeIndex final : public Index<K> {
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();
     if (!s.ok()) return s;
-    if (fanout < 2 || fanout > Tree::kInnerSlots) return detail::Reader::Corrupt("ft fanout outside 2..16");
+    if (fanout < 2 || fanout > Tree::kInnerSlots) {
+      return detail::Reader::Corrupt("ft fanout outside 2.." + std::to_string(Tree::kInnerSlots));
+    }
     if (ends.size() != core.segs.size()) return detail::Reader::Corrupt("ft last keys do not match segments");
     for (const auto& seg : core.segs) {
       // the record keeps a first position: an intercept that is not one would predict differently
@@ -202,7 +205,7 @@ class FitingTreeIndex final : public Index<K> {
   }
 
   uint64_t error_ = 32;
-  uint64_t fanout_ = 16;
+  uint64_t fanout_ = Tree::kInnerSlots;  // STX's: 16 for 8-byte keys, 10 for 16-byte ones
   detail::LineCore<K> core_;  // n, last key and measured errors; its segments live in segments_ and tree_
   std::vector<Record> segments_;
   Tree tree_;
