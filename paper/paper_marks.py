@@ -1,9 +1,10 @@
 """The paper beside us: for each claim of a figure that gives a number
 (paper/<study>/claims.yaml `paper`: value, members or range), a black mark
 labelled "paper" at the bar or point that shows the claim's numerator
-(found by its runs: plotting.shows) or the ratio itself (a speedup the
-figure computed: plotting.shows_ratio), and a `paper` column in the
-figure's table. The numbers come from the claims files only.
+(found by its runs: plotting.shows; or a bar that grows with it, such as
+a normalised stacked breakdown: plotting.shows_scaled) or the ratio itself
+(a speedup the figure computed: plotting.shows_ratio), and a `paper`
+column in the figure's table. The numbers come from the claims files only.
 
 Where the mark stands, one rule for every kind: at y = h * paper / ours,
 where h is the bar's height and ours the claim's measure computed from the
@@ -145,6 +146,30 @@ def _locate_ratio(fig, num, den):
     return None
 
 
+def _locate_scaled(fig, rows):
+    """(ax, x, width, height, rows) of a bar a figure declared to grow with
+    the mean of rows' metric over exactly rows' runs (plotting.shows_scaled),
+    or None."""
+    if rows.empty or rows["metric"].nunique() != 1 or "run" not in rows.columns:
+        return None
+    metric, runs = rows["metric"].iloc[0], frozenset(rows["run"].astype(str))
+    for ax in fig.axes:
+        for m, r, height in plotting.shown_scaled(ax):
+            if m == metric and r == runs:
+                hit = _artist_top(ax, height)
+                if hit:
+                    return (ax, *hit, height, rows)
+    return None
+
+
+def _artist_top(ax, height):
+    """(x, width) of a bar, stacked or not, whose top is at this height."""
+    for patch in ax.patches:
+        if hasattr(patch, "get_height") and _close(patch.get_y() + patch.get_height(), height):
+            return patch.get_x() + patch.get_width() / 2, patch.get_width()
+    return None
+
+
 def _close(a, b):
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
 
@@ -195,7 +220,8 @@ def _places(fig, tidy, mk):
             ours = _measure(n, d)
             hit = None
             if ours == ours and ours > 0:
-                hit = _locate(fig, n) or (_locate_ratio(fig, n, d) if d is not None else None)
+                hit = _locate(fig, n) or (_locate_ratio(fig, n, d) if d is not None else None) \
+                    or _locate_scaled(fig, n)
             if hit is None:
                 break
             ax, x, width, height, sub = hit

@@ -129,6 +129,19 @@ def shows_ratio(ax, metric, num_runs, den_runs, height):
         (metric, frozenset(map(str, num_runs)), frozenset(map(str, den_runs)), float(height)))
 
 
+def shows_scaled(ax, metric, runs, height):
+    """Declares that a bar on `ax` at `height` grows with the mean of one
+    tidy metric over `runs` (a stacked breakdown normalised by a baseline):
+    a claim on that metric over exactly those runs draws the paper's
+    number there, scaled as the bar is (paper/paper_marks.py)."""
+    ax.__dict__.setdefault("_lsmrepro_scaled", []).append((metric, frozenset(map(str, runs)), float(height)))
+
+
+def shown_scaled(ax):
+    """The (metric, runs, height) `shows_scaled` declared for `ax`."""
+    return ax.__dict__.get("_lsmrepro_scaled", [])
+
+
 def shown_ratios(ax):
     """The (metric, numerator runs, denominator runs, height) `shows_ratio`
     declared for `ax`."""

@@ -132,3 +132,30 @@ def test_labels_of_close_lines_on_one_bar_keep_their_order_and_cover_no_line():
     lines_px = [ax.transData.transform((0, y))[1] for y in ys.values()]
     assert not [py for py in lines_px for b in boxes if b.y0 + 0.5 < py < b.y1 - 0.5]  # no label over a line
     assert max(b.y1 for b in boxes) <= ax.get_window_extent().y1 + 0.5  # inside the axes
+
+
+def test_a_stacked_bar_that_grows_with_the_claims_metric_gets_the_mark_scaled_as_it_is():
+    """A normalised breakdown (doblix fig11) declares each stack's runs and
+    metric (plotting.shows_scaled): a ratio claim over those runs draws the
+    paper's ratio at height * paper / ours on the stack; other runs, nothing."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    from paper import plotting
+
+    tidy = pd.DataFrame({"run": ["a0", "a1", "b0", "b1"], "repetition": [0, 1, 0, 1], "engine": ["a", "a", "b", "b"],
+                         "metric": "latency_mean", "value": [2.0, 2.0, 4.0, 4.0]})
+    claim = _claim({"value": 0.25}, kind="ratio", numerator={"metric": "latency_mean", "engine": "a"},
+                   denominator={"metric": "latency_mean", "engine": "b"}, pair_on=["repetition"])
+
+    def drawn(runs):
+        fig, ax = plt.subplots()
+        ax.bar(["a", "b"], [0.3, 0.6])
+        ax.bar(["a", "b"], [0.2, 0.4], bottom=[0.3, 0.6])  # stacks of 0.5 and 1.0
+        plotting.shows_scaled(ax, "latency_mean", runs, 0.5)
+        (mk,) = paper_marks.draw(fig, tidy, [claim])
+        return _paper_artists(fig), mk
+
+    (line,), mk = drawn(["a0", "a1"])
+    assert line.get_ydata()[0] == pytest.approx(0.5 * 0.25 / (2.0 / 4.0))  # where a's stack would stand
+    artists, mk = drawn(["a0"])
+    assert artists == [] and mk.why == "no bar shows its rows"

@@ -19,6 +19,7 @@ def normalised(rows):
 def figure(rows, spec):
     plotting.style()
     norm = normalised(rows)
+    gets = sy.with_system(rows[(rows["metric"] == "latency_mean") & (rows["op"] == "get") & (rows["subset"] == "all")])
     datasets = sy.present(list(spec["datasets"]), norm.index.get_level_values("dataset"))
     fig, axes = sy.panel_axes(len(datasets), width=4.0, height=3.4)
     for ax, d in zip(axes, datasets):
@@ -27,6 +28,10 @@ def figure(rows, spec):
         for step in [s for s in ORDER if s in part.columns]:
             ax.bar([SHORT[x] for x in part.index], part[step], bottom=bottom, color=COLORS[step], label=step)
             bottom = [b + v for b, v in zip(bottom, part[step])]
+        for system, top in zip(part.index, bottom):
+            # a system's stack grows with its mean get latency: the paper's latency ratios are drawn on it
+            runs = gets[(gets["dataset"] == d) & (gets["system"] == system)]["run"]
+            plotting.shows_scaled(ax, "latency_mean", runs, top)
         ax.set_title(d)
         ax.set_ylabel("latency / RocksDB's mean get latency")
     sy.legend(fig, axes)
