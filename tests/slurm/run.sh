@@ -50,6 +50,11 @@ node=$(sinfo -h -o %N)
 say "cluster up: node $node, SLURM_CONF=$SLURM_CONF"
 
 snakemake=$repo/.venv/bin/snakemake
+# The copy shares this checkout's build folder; datagen's CMake build there
+# belongs to this checkout's sources, so bring it up to date here first (a
+# rebuild from the copy would be refused: another source folder).
+"$snakemake" --profile profiles/default --config "scale=smoke" -- build/workloads/datagen \
+  > "$work/datagen.log" 2>&1 || { tail -40 "$work/datagen.log" >&2; exit 1; }
 cd "$work/repo"
 # Engines are built in this checkout's build/ (as ./run-tests and ./reproduce
 # do), through Slurm when missing, and reused when there.
