@@ -38,6 +38,10 @@ cleanup() {
   ((rc == 0)) && say "PASS in $SECONDS s" || say "FAIL (exit $rc) after $SECONDS s"
 }
 trap cleanup EXIT
+# A stop signal is a failure: without these, the EXIT trap sees the status of
+# the last command that finished before the signal and says PASS.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # A clean copy of the checkout (tracked and untracked, not ignored files),
 # with the pinned source tarballs already fetched as its drop folder.
