@@ -85,18 +85,26 @@ def test_every_claim_with_a_number_has_marks_of_its_own_numbers():
             assert numbers == set(claims_spec.paper_numbers(paper).values()), c["id"]
 
 
+def _runs_of_a_over_b(metric, values, paper):
+    """Two repetitions each of engines a and b (runs a0 a1 b0 b1), and the
+    paper's ratio a / b on `metric`, paired on the repetition."""
+    import pandas as pd
+
+    tidy = pd.DataFrame({"run": ["a0", "a1", "b0", "b1"], "repetition": [0, 1, 0, 1], "engine": ["a", "a", "b", "b"],
+                         "metric": metric, "value": values})
+    claim = _claim({"value": paper}, kind="ratio", numerator={"metric": metric, "engine": "a"},
+                   denominator={"metric": metric, "engine": "b"}, pair_on=["repetition"])
+    return tidy, claim
+
+
 def test_a_speedup_the_figure_computed_gets_the_paper_ratio_on_its_point():
     """A figure that plots a ratio of runs (bourbon's speedups) declares it
     (plotting.shows_ratio): a ratio claim over exactly those runs draws the
     paper's ratio there, visibly wide on a log axis; other runs draw nothing."""
     import matplotlib.pyplot as plt
-    import pandas as pd
     from paper import plotting
 
-    tidy = pd.DataFrame({"run": ["a0", "a1", "b0", "b1"], "repetition": [0, 1, 0, 1], "engine": ["a", "a", "b", "b"],
-                         "metric": "run_throughput", "value": [4.0, 4.4, 2.0, 2.0]})
-    claim = _claim({"value": 3.0}, kind="ratio", numerator={"metric": "run_throughput", "engine": "a"},
-                   denominator={"metric": "run_throughput", "engine": "b"}, pair_on=["repetition"])
+    tidy, claim = _runs_of_a_over_b("run_throughput", [4.0, 4.4, 2.0, 2.0], 3.0)
 
     def drawn(num_runs):
         fig, ax = plt.subplots()
@@ -139,13 +147,9 @@ def test_a_stacked_bar_that_grows_with_the_claims_metric_gets_the_mark_scaled_as
     metric (plotting.shows_scaled): a ratio claim over those runs draws the
     paper's ratio at height * paper / ours on the stack; other runs, nothing."""
     import matplotlib.pyplot as plt
-    import pandas as pd
     from paper import plotting
 
-    tidy = pd.DataFrame({"run": ["a0", "a1", "b0", "b1"], "repetition": [0, 1, 0, 1], "engine": ["a", "a", "b", "b"],
-                         "metric": "latency_mean", "value": [2.0, 2.0, 4.0, 4.0]})
-    claim = _claim({"value": 0.25}, kind="ratio", numerator={"metric": "latency_mean", "engine": "a"},
-                   denominator={"metric": "latency_mean", "engine": "b"}, pair_on=["repetition"])
+    tidy, claim = _runs_of_a_over_b("latency_mean", [2.0, 2.0, 4.0, 4.0], 0.25)
 
     def drawn(runs):
         fig, ax = plt.subplots()
