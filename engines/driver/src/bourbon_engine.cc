@@ -135,32 +135,44 @@ class BourbonEngine : public LevelDBEngine {
   LookupTimers timers_;
 };
 
-void BourbonEngine::AddStats(nlohmann::json* stats) {
-  using leveldb::bourbon::kNumPaths;
-  leveldb::bourbon::Snapshot s = bourbon_->Collect();
-  nlohmann::json files = nlohmann::json::array();
+namespace {
+
+using leveldb::bourbon::kNumPaths;
+
+// Sums over the files of a snapshot that the level records and the
+// engine record need.
+struct FileTotals {
   uint64_t segments = 0, model_bytes = 0, file_model_bytes = 0, filter_bytes = 0;
   uint64_t by_path[kNumPaths] = {};
   uint64_t level_pos[7][kNumPaths] = {}, level_neg[7][kNumPaths] = {};
   double level_pos_ns[7][kNumPaths] = {}, level_neg_ns[7][kNumPaths] = {};
+};
+
+template <typename T>
+nlohmann::json ByPath(const T* values) {
+  nlohmann::json out = nlohmann::json::object();
+  for (int p = 0; p < kNumPaths; p++) out[leveldb::bourbon::PathName(p)] = values[p];
+  return out;
+}
+
+// One record a file (live or deleted), adding its counts to *t.
+nlohmann::json FilesJson(const leveldb::bourbon::Snapshot& s, FileTotals* t) {
+  nlohmann::json files = nlohmann::json::array();
   for (const auto& f : s.files) {
-    nlohmann::json pos = nlohmann::json::object(), neg = nlohmann::json::object();
     for (int p = 0; p < kNumPaths; p++) {
-      pos[leveldb::bourbon::PathName(p)] = f.positive[p];
-      neg[leveldb::bourbon::PathName(p)] = f.negative[p];
-      by_path[p] += f.positive[p] + f.negative[p];
+      t->by_path[p] += f.positive[p] + f.negative[p];
       if (f.level < 7) {
-        level_pos[f.level][p] += f.positive[p];
-        level_neg[f.level][p] += f.negative[p];
-        level_pos_ns[f.level][p] += f.positive_ns[p];
-        level_neg_ns[f.level][p] += f.negative_ns[p];
+        t->level_pos[f.level][p] += f.positive[p];
+        t->level_neg[f.level][p] += f.negative[p];
+        t->level_pos_ns[f.level][p] += f.positive_ns[p];
+        t->level_neg_ns[f.level][p] += f.negative_ns[p];
       }
     }
     if (f.deleted_s < 0) {
-      segments += f.segments;
-      model_bytes += f.model_bytes;
-      file_model_bytes += f.model_bytes;
-      filter_bytes += f.filter_bytes;
+      t->segments += f.segments;
+      t->model_bytes += f.model_bytes;
+      t->file_model_bytes += f.model_bytes;
+      t->filter_bytes += f.filter_bytes;
     }
     files.push_back({{"number", f.number},
                      {"level", f.level},
@@ -176,20 +188,18 @@ void BourbonEngine::AddStats(nlohmann::json* stats) {
                      {"queue_wait_ms", f.queue_wait_ms},
                      {"benefit_ns", f.benefit_ns},
                      {"cost_ns", f.cost_ns},
-                     {"internal_lookups_positive", pos},
-                     {"internal_lookups_negative", neg},
+                     {"internal_lookups_positive", ByPath(f.positive)},
+                     {"internal_lookups_negative", ByPath(f.negative)},
                      {"mean_internal_lookup_ns", {{"baseline", f.baseline_ns}, {"model", f.model_ns}}}});
   }
+  return files;
+}
+
+// One record a level, from its model and its files' counts; a valid level
+// model's segments and bytes are added to *t.
+nlohmann::json LevelsJson(const leveldb::bourbon::Snapshot& s, FileTotals* t) {
   nlohmann::json levels = nlohmann::json::array();
   for (const auto& l : s.levels) {
-    nlohmann::json pos = nlohmann::json::object(), neg = nlohmann::json::object();
-    nlohmann::json pos_ns = nlohmann::json::object(), neg_ns = nlohmann::json::object();
-    for (int p = 0; p < kNumPaths; p++) {
-      pos[leveldb::bourbon::PathName(p)] = level_pos[l.level][p];
-      neg[leveldb::bourbon::PathName(p)] = level_neg[l.level][p];
-      pos_ns[leveldb::bourbon::PathName(p)] = level_pos_ns[l.level][p];
-      neg_ns[leveldb::bourbon::PathName(p)] = level_neg_ns[l.level][p];
-    }
     levels.push_back({{"level", l.level},
                       {"changes", l.changes},
                       {"level_learnings", l.learnings},
@@ -198,20 +208,30 @@ void BourbonEngine::AddStats(nlohmann::json* stats) {
                       {"level_model_segments", l.segments},
                       {"level_model_bytes", l.model_bytes},
                       {"level_learn_ms", l.learn_ms},
-                      {"internal_lookups_positive", pos},
-                      {"internal_lookups_negative", neg},
-                      {"internal_lookup_ns_positive", pos_ns},
-                      {"internal_lookup_ns_negative", neg_ns}});
+                      {"internal_lookups_positive", ByPath(t->level_pos[l.level])},
+                      {"internal_lookups_negative", ByPath(t->level_neg[l.level])},
+                      {"internal_lookup_ns_positive", ByPath(t->level_pos_ns[l.level])},
+                      {"internal_lookup_ns_negative", ByPath(t->level_neg_ns[l.level])}});
     if (l.model_valid) {
-      segments += l.segments;
-      model_bytes += l.model_bytes;
+      t->segments += l.segments;
+      t->model_bytes += l.model_bytes;
     }
   }
+  return levels;
+}
+
+}  // namespace
+
+void BourbonEngine::AddStats(nlohmann::json* stats) {
+  leveldb::bourbon::Snapshot s = bourbon_->Collect();
+  FileTotals t;
+  nlohmann::json files = FilesJson(s, &t);
+  nlohmann::json levels = LevelsJson(s, &t);
   uint64_t total = 0;
-  for (uint64_t n : by_path) total += n;
+  for (uint64_t n : t.by_path) total += n;
   nlohmann::json share = nlohmann::json::object();
   for (int p = 0; p < kNumPaths; p++) {
-    share[leveldb::bourbon::PathName(p)] = total ? double(by_path[p]) / total : 0.0;
+    share[leveldb::bourbon::PathName(p)] = total ? double(t.by_path[p]) / total : 0.0;
   }
   (*stats)["learning_seconds"] = s.learn_ms_total / 1e3;
   (*stats)["bourbon"] = {
@@ -230,13 +250,13 @@ void BourbonEngine::AddStats(nlohmann::json* stats) {
       {"queue_length", s.queue_length},
       {"learn_ms_total", s.learn_ms_total},
       {"queue_wait_ms_total", s.queue_wait_ms_total},
-      {"live_segments", segments},
-      {"live_model_bytes", model_bytes},
+      {"live_segments", t.segments},
+      {"live_model_bytes", t.model_bytes},
       // file models without the filter blocks' copies (LevelDB holds them
       // too): what learning adds, PLR segments and block layout (§5.8)
-      {"live_file_model_bytes_without_filters", file_model_bytes - filter_bytes},
-      {"internal_lookups_by_path", {{"baseline", by_path[0]}, {"file_model", by_path[1]},
-                                    {"level_model", by_path[2]}}},
+      {"live_file_model_bytes_without_filters", t.file_model_bytes - t.filter_bytes},
+      {"internal_lookups_by_path", {{"baseline", t.by_path[0]}, {"file_model", t.by_path[1]},
+                                    {"level_model", t.by_path[2]}}},
       {"model_path_share", share},
       // range queries: a learned table's iterator seeks with its model
       {"table_iterators_by_path", {{"baseline", s.unlearned_table_iterators},

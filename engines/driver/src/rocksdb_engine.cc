@@ -71,72 +71,8 @@ class RocksDBEngine : public Engine {
   }
 
   bool Open(const std::string& dir, const OptionSet& o, std::string* err) override {
-    rocksdb::Options opt;
-    opt.create_if_missing = true;
-    opt.write_buffer_size = o.Int("write_buffer_size");
-    opt.target_file_size_base = o.Int("target_file_size_base");
-    opt.max_bytes_for_level_base = o.Int("max_bytes_for_level_base");
-    opt.max_open_files = static_cast<int>(o.Int("max_open_files"));
-    opt.max_background_jobs = static_cast<int>(o.Int("max_background_jobs"));
-    opt.allow_mmap_reads = o.Bool("mmap_reads");
-    const std::string& c = o.Str("compression");
-    opt.compression = c == "snappy" ? rocksdb::kSnappyCompression
-                      : c == "lz4"  ? rocksdb::kLZ4Compression
-                      : c == "zstd" ? rocksdb::kZSTD
-                                    : rocksdb::kNoCompression;
-    statistics_ = rocksdb::CreateDBStatistics();
-    // Tickers only: timers on every Get would tax RocksDB's lookups and not
-    // LevelDB's.
-    statistics_->set_stats_level(rocksdb::StatsLevel::kExceptHistogramOrTimers);
-    opt.statistics = statistics_;
-
-    rocksdb::BlockBasedTableOptions table;
-    table.block_size = o.Int("block_size");
-    table.block_restart_interval = static_cast<int>(o.Int("block_restart_interval"));
-    table.block_cache = rocksdb::NewLRUCache(o.Int("block_cache_bytes"));
-    if (o.Int("bloom_bits") > 0) {
-      table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(o.Int("bloom_bits")));
-    }
-    const std::string& it = o.Str("index_type");
-    table.index_type = it == "two_level" ? rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch
-                       : it == "binary_search_with_first_key"
-                           ? rocksdb::BlockBasedTableOptions::kBinarySearchWithFirstKey
-                           : rocksdb::BlockBasedTableOptions::kBinarySearch;
-    if (o.Str("table") != "block") {
-      // By name through RocksDB's ObjectRegistry, as an OPTIONS file would.
-      rocksdb::ConfigOptions cfg;
-      cfg.ignore_unsupported_options = false;
-      std::shared_ptr<rocksdb::TableFactory> doblix;
-      rocksdb::Status fs = rocksdb::TableFactory::CreateFromString(
-          cfg,
-          "id=DoblixTable;model=" +
-              (o.Str("table") == "doblix"          ? o.Str("doblix.model")
-               : o.Str("table") == "bourbon-style" ? std::string("bourbon")
-                                                   : std::string("tridentkv")) +
-              ";error=" + std::to_string(o.Int("doblix.error")) +
-              ";max_block_size=" + std::to_string(o.Int("doblix.max_block")) +
-              ";nu=" + std::to_string(o.Double("doblix.nu")) +
-              ";agent_seed=" + std::to_string(o.Int("doblix.agent_seed")) +
-              ";agent_period=" + std::to_string(o.Int("doblix.agent_period")) +
-              // The same filter the block-based table gets from bloom_bits.
-              (o.Int("bloom_bits") > 0
-                   ? ";filter_policy=bloomfilter:" + std::to_string(o.Int("bloom_bits")) + ":false"
-                   : std::string()),
-          &doblix);
-      if (!fs.ok() || doblix == nullptr) {
-        *err = "table=" + o.Str("table") + ": " + (fs.ok() ? std::string("DoblixTable not registered") : fs.ToString());
-        return false;
-      }
-      // The same block cache the block-based table gets.
-      auto* cache = doblix->GetOptions<std::shared_ptr<rocksdb::Cache>>("DoblixBlockCache");
-      if (cache != nullptr) *cache = table.block_cache;
-      opt.table_factory = doblix;
-      agent_episodes_ =
-          doblix->GetOptions<std::function<std::string()>>("DoblixAgentEpisodes");
-    } else {
-      opt.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
-    }
-
+    rocksdb::Options opt = DbOptions(o);
+    if (!SetTableFactory(o, &opt, err)) return false;
     table_factory_ = opt.table_factory;
     perf_steps_ = o.Bool("perf_steps");
     if (perf_steps_) {
@@ -206,75 +142,7 @@ class RocksDBEngine : public Engine {
       db_->GetProperty("rocksdb.num-files-at-level" + std::to_string(level), &v);
       files.push_back(std::stoll(v));
     }
-    rocksdb::TablePropertiesCollection props;
-    uint64_t index_bytes = 0, filter_bytes = 0, data_blocks = 0, table_bytes = 0;
-    uint64_t entries = 0, train_us = 0, serialize_us = 0, index_nodes = 0;
-    if (db_->GetPropertiesOfAllTables(&props).ok()) {
-      for (const auto& [name, p] : props) {
-        index_bytes += p->index_size;
-        filter_bytes += p->filter_size;
-        data_blocks += p->num_data_blocks;
-        table_bytes += p->data_size + p->index_size + p->filter_size;
-        entries += p->num_entries;
-        // DobLIX tables record their creation time split (Figure 14).
-        auto u = p->user_collected_properties.find("doblix.train_micros");
-        if (u != p->user_collected_properties.end()) train_us += std::stoull(u->second);
-        u = p->user_collected_properties.find("doblix.serialize_micros");
-        if (u != p->user_collected_properties.end()) serialize_us += std::stoull(u->second);
-        u = p->user_collected_properties.find("doblix.index_nodes");
-        if (u != p->user_collected_properties.end()) index_nodes += std::stoull(u->second);
-      }
-    }
-    nlohmann::json doblix = nullptr;
-    if (std::string(table_factory_->Name()) == "DoblixTable") {
-      doblix = {{"live_tables_train_seconds", train_us / 1e6},
-                {"live_tables_serialize_seconds", serialize_us / 1e6},
-                {"live_tables_index_nodes", index_nodes},
-                {"model_misses",
-                 [&]() -> uint64_t {
-                   const auto* m = static_cast<const std::atomic<uint64_t>*>(
-                       table_factory_->GetOptionsPtr("DoblixModelMisses"));
-                   return m != nullptr ? m->load() : 0;
-                 }()},
-                {"index_bytes_per_entry",
-                 entries > 0 ? static_cast<double>(index_bytes) / entries : 0.0},
-                {"agent_episodes", agent_episodes_ != nullptr
-                                       ? nlohmann::json::parse((*agent_episodes_)())
-                                       : nlohmann::json::array()}};
-    }
-    nlohmann::json steps = nlohmann::json::object();
-    if (perf_steps_) {
-      // Figure 11's steps where PerfContext has them (this thread's sums).
-      const rocksdb::PerfContext* pc = rocksdb::get_perf_context();
-      // The DobLIX table times its model (S-block) and last mile (S-KV)
-      // itself; the block-based table's two seeks only add up in
-      // block_seek_nanos. L-index is zero for both: index and model stay
-      // in the table reader once the table is open.
-      if (const auto* ours = static_cast<const uint64_t*>(
-              table_factory_->GetOptionsPtr("DoblixStepNanos"))) {
-        steps["s_block_ns"] = ours[0];
-        steps["s_kv_ns"] = ours[1];
-        steps["model_lookups"] = ours[2];
-      }
-      steps.update({{"s_file_ns", pc->find_table_nanos},
-               {"l_block_ns", pc->block_read_time},
-               {"block_read_count", pc->block_read_count},
-               {"s_block_plus_s_kv_ns", pc->block_seek_nanos},
-               {"get_from_output_files_ns", pc->get_from_output_files_time},
-               {"index_block_read_count", pc->index_block_read_count},
-               {"block_cache_hit_count", pc->block_cache_hit_count},
-               // The parts of a get common to both tables (Amdahl's serial part).
-               {"get_snapshot_ns", pc->get_snapshot_time},
-               {"get_from_memtable_ns", pc->get_from_memtable_time},
-               {"get_post_process_ns", pc->get_post_process_time},
-               {"block_checksum_ns", pc->block_checksum_time},
-               {"block_read_bytes", pc->block_read_byte}});
-      if (pc->level_to_perf_context != nullptr) {
-        for (const auto& [level, lp] : *pc->level_to_perf_context) {
-          steps["get_from_table_l" + std::to_string(level) + "_ns"] = lp.get_from_table_nanos;
-        }
-      }
-    }
+    const TableSums t = SumTables();
     uint64_t readers_mem = 0;
     db_->GetIntProperty("rocksdb.estimate-table-readers-mem", &readers_mem);
     std::map<std::string, std::string> cfstats;
@@ -286,13 +154,13 @@ class RocksDBEngine : public Engine {
       // machine swing by a quarter between two loads of the same data.
       compaction_cpu_seconds = std::stod(cfstats["compaction.Sum.CompMergeCPU"]);
     }
-    return {{"index_bytes", index_bytes},
+    return {{"index_bytes", t.index_bytes},
             {"index_bytes_source", "sum of table properties index_size"},
-            {"filter_bytes", filter_bytes},
+            {"filter_bytes", t.filter_bytes},
             {"table_readers_mem_bytes", readers_mem},
-            {"table_bytes", table_bytes},
-            {"tables", props.size()},
-            {"data_blocks", data_blocks},
+            {"table_bytes", t.table_bytes},
+            {"tables", t.tables},
+            {"data_blocks", t.data_blocks},
             {"files_per_level", files},
             {"compaction_seconds", compaction_seconds},
             {"compaction_cpu_seconds", compaction_cpu_seconds},
@@ -305,13 +173,171 @@ class RocksDBEngine : public Engine {
             {"block_cache_data_hits", statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_HIT)},
             {"learning_seconds", nullptr},
             {"table_factory", table_factory_->Name()},
-            {"doblix", doblix},
-            {"steps", perf_steps_ ? steps : nlohmann::json()}};
+            {"doblix", DoblixStats(t)},
+            {"steps", perf_steps_ ? PerfSteps() : nlohmann::json()}};
   }
 
   void Close() override { db_.reset(); }
 
  private:
+  // Sums over the live tables' properties.
+  struct TableSums {
+    uint64_t index_bytes = 0, filter_bytes = 0, data_blocks = 0, table_bytes = 0, tables = 0;
+    uint64_t entries = 0, train_us = 0, serialize_us = 0, index_nodes = 0;
+  };
+
+  TableSums SumTables() const {
+    TableSums t;
+    rocksdb::TablePropertiesCollection props;
+    if (!db_->GetPropertiesOfAllTables(&props).ok()) return t;
+    t.tables = props.size();
+    for (const auto& [name, p] : props) {
+      t.index_bytes += p->index_size;
+      t.filter_bytes += p->filter_size;
+      t.data_blocks += p->num_data_blocks;
+      t.table_bytes += p->data_size + p->index_size + p->filter_size;
+      t.entries += p->num_entries;
+      // DobLIX tables record their creation time split (Figure 14).
+      auto u = p->user_collected_properties.find("doblix.train_micros");
+      if (u != p->user_collected_properties.end()) t.train_us += std::stoull(u->second);
+      u = p->user_collected_properties.find("doblix.serialize_micros");
+      if (u != p->user_collected_properties.end()) t.serialize_us += std::stoull(u->second);
+      u = p->user_collected_properties.find("doblix.index_nodes");
+      if (u != p->user_collected_properties.end()) t.index_nodes += std::stoull(u->second);
+    }
+    return t;
+  }
+
+  // The engine record's `doblix` object (null for the block-based table).
+  nlohmann::json DoblixStats(const TableSums& t) const {
+    if (std::string(table_factory_->Name()) != "DoblixTable") return nullptr;
+    const auto* misses = static_cast<const std::atomic<uint64_t>*>(
+        table_factory_->GetOptionsPtr("DoblixModelMisses"));
+    return {{"live_tables_train_seconds", t.train_us / 1e6},
+            {"live_tables_serialize_seconds", t.serialize_us / 1e6},
+            {"live_tables_index_nodes", t.index_nodes},
+            {"model_misses", misses != nullptr ? misses->load() : uint64_t{0}},
+            {"index_bytes_per_entry",
+             t.entries > 0 ? static_cast<double>(t.index_bytes) / t.entries : 0.0},
+            {"agent_episodes", agent_episodes_ != nullptr
+                                   ? nlohmann::json::parse((*agent_episodes_)())
+                                   : nlohmann::json::array()}};
+  }
+
+  // Figure 11's steps where PerfContext has them (this thread's sums).
+  nlohmann::json PerfSteps() const {
+    nlohmann::json steps = nlohmann::json::object();
+    const rocksdb::PerfContext* pc = rocksdb::get_perf_context();
+    // The DobLIX table times its model (S-block) and last mile (S-KV)
+    // itself; the block-based table's two seeks only add up in
+    // block_seek_nanos. L-index is zero for both: index and model stay
+    // in the table reader once the table is open.
+    if (const auto* ours = static_cast<const uint64_t*>(
+            table_factory_->GetOptionsPtr("DoblixStepNanos"))) {
+      steps["s_block_ns"] = ours[0];
+      steps["s_kv_ns"] = ours[1];
+      steps["model_lookups"] = ours[2];
+    }
+    steps.update({{"s_file_ns", pc->find_table_nanos},
+                  {"l_block_ns", pc->block_read_time},
+                  {"block_read_count", pc->block_read_count},
+                  {"s_block_plus_s_kv_ns", pc->block_seek_nanos},
+                  {"get_from_output_files_ns", pc->get_from_output_files_time},
+                  {"index_block_read_count", pc->index_block_read_count},
+                  {"block_cache_hit_count", pc->block_cache_hit_count},
+                  // The parts of a get common to both tables (Amdahl's serial part).
+                  {"get_snapshot_ns", pc->get_snapshot_time},
+                  {"get_from_memtable_ns", pc->get_from_memtable_time},
+                  {"get_post_process_ns", pc->get_post_process_time},
+                  {"block_checksum_ns", pc->block_checksum_time},
+                  {"block_read_bytes", pc->block_read_byte}});
+    if (pc->level_to_perf_context != nullptr) {
+      for (const auto& [level, lp] : *pc->level_to_perf_context) {
+        steps["get_from_table_l" + std::to_string(level) + "_ns"] = lp.get_from_table_nanos;
+      }
+    }
+    return steps;
+  }
+
+  // The DB's options but its table: sizes, compression, ticker statistics.
+  rocksdb::Options DbOptions(const OptionSet& o) {
+    rocksdb::Options opt;
+    opt.create_if_missing = true;
+    opt.write_buffer_size = o.Int("write_buffer_size");
+    opt.target_file_size_base = o.Int("target_file_size_base");
+    opt.max_bytes_for_level_base = o.Int("max_bytes_for_level_base");
+    opt.max_open_files = static_cast<int>(o.Int("max_open_files"));
+    opt.max_background_jobs = static_cast<int>(o.Int("max_background_jobs"));
+    opt.allow_mmap_reads = o.Bool("mmap_reads");
+    const std::string& c = o.Str("compression");
+    opt.compression = c == "snappy" ? rocksdb::kSnappyCompression
+                      : c == "lz4"  ? rocksdb::kLZ4Compression
+                      : c == "zstd" ? rocksdb::kZSTD
+                                    : rocksdb::kNoCompression;
+    statistics_ = rocksdb::CreateDBStatistics();
+    // Tickers only: timers on every Get would tax RocksDB's lookups and not
+    // LevelDB's.
+    statistics_->set_stats_level(rocksdb::StatsLevel::kExceptHistogramOrTimers);
+    opt.statistics = statistics_;
+    return opt;
+  }
+
+  static rocksdb::BlockBasedTableOptions BlockTableOptions(const OptionSet& o) {
+    rocksdb::BlockBasedTableOptions table;
+    table.block_size = o.Int("block_size");
+    table.block_restart_interval = static_cast<int>(o.Int("block_restart_interval"));
+    table.block_cache = rocksdb::NewLRUCache(o.Int("block_cache_bytes"));
+    if (o.Int("bloom_bits") > 0) {
+      table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(o.Int("bloom_bits")));
+    }
+    const std::string& it = o.Str("index_type");
+    table.index_type = it == "two_level" ? rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch
+                       : it == "binary_search_with_first_key"
+                           ? rocksdb::BlockBasedTableOptions::kBinarySearchWithFirstKey
+                           : rocksdb::BlockBasedTableOptions::kBinarySearch;
+    return table;
+  }
+
+  // The table option: the block-based table, or the DobLIX plugin (doblix
+  // and its baselines) by name through RocksDB's ObjectRegistry, as an
+  // OPTIONS file would, with the same filter and block cache.
+  bool SetTableFactory(const OptionSet& o, rocksdb::Options* opt, std::string* err) {
+    rocksdb::BlockBasedTableOptions table = BlockTableOptions(o);
+    if (o.Str("table") == "block") {
+      opt->table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+      return true;
+    }
+    rocksdb::ConfigOptions cfg;
+    cfg.ignore_unsupported_options = false;
+    std::shared_ptr<rocksdb::TableFactory> doblix;
+    rocksdb::Status fs = rocksdb::TableFactory::CreateFromString(
+        cfg,
+        "id=DoblixTable;model=" +
+            (o.Str("table") == "doblix"          ? o.Str("doblix.model")
+             : o.Str("table") == "bourbon-style" ? std::string("bourbon")
+                                                 : std::string("tridentkv")) +
+            ";error=" + std::to_string(o.Int("doblix.error")) +
+            ";max_block_size=" + std::to_string(o.Int("doblix.max_block")) +
+            ";nu=" + std::to_string(o.Double("doblix.nu")) +
+            ";agent_seed=" + std::to_string(o.Int("doblix.agent_seed")) +
+            ";agent_period=" + std::to_string(o.Int("doblix.agent_period")) +
+            // The same filter the block-based table gets from bloom_bits.
+            (o.Int("bloom_bits") > 0
+                 ? ";filter_policy=bloomfilter:" + std::to_string(o.Int("bloom_bits")) + ":false"
+                 : std::string()),
+        &doblix);
+    if (!fs.ok() || doblix == nullptr) {
+      *err = "table=" + o.Str("table") + ": " + (fs.ok() ? std::string("DoblixTable not registered") : fs.ToString());
+      return false;
+    }
+    // The same block cache the block-based table gets.
+    auto* cache = doblix->GetOptions<std::shared_ptr<rocksdb::Cache>>("DoblixBlockCache");
+    if (cache != nullptr) *cache = table.block_cache;
+    opt->table_factory = doblix;
+    agent_episodes_ = doblix->GetOptions<std::function<std::string()>>("DoblixAgentEpisodes");
+    return true;
+  }
+
   static bool Check(const rocksdb::Status& s, std::string* err) {
     if (s.ok()) return true;
     *err = s.ToString();

@@ -310,40 +310,68 @@ class SlrBuilder : public TableFileBuilder {
   Status Finish() override {
     Status s = builder_.Finish();
     if (!s.ok()) return s;
-    const LearnedTableConfig& c = config_;
     const std::string& file = capture_.bytes();
-    const uint64_t native_size = file.size();
-    Footer footer;
-    Slice fin(file.data() + native_size - Footer::kEncodedLength, Footer::kEncodedLength);
-    s = footer.DecodeFrom(&fin);
-    if (!s.ok()) return s;
     StringSource src(file);
-    OwnedBlock index_block;
-    s = ReadBlock(&src, ReadOptions(), footer.index_handle(), &index_block.c);
-    if (!s.ok()) return s;
+    OwnedBlock index_block;  // holds what `index` points into
     Restarts index;
-    if (!index.Parse(index_block.c.data)) {
-      return Status::Corruption("slr: cannot parse the index block just written");
-    }
+    s = ReadIndex(file, &src, &index_block, &index);
+    if (!s.ok()) return s;
     LearnedTableStats built;
     built.tables_built = 1;  // the denominator of slr_abandoned (kept share, lsmrepro/regime.py)
     const uint64_t t0 = LearnedNanos();
+    std::string area;
+    s = TrainModels(index, &src, file.size(), &area, &built);
+    if (!s.ok()) return s;
+    const uint64_t t1 = LearnedNanos();
+    const std::string tail = Tail(area, file.size());
+    s = file_->Append(tail);
+    const uint64_t t2 = LearnedNanos();
+    extra_ = tail.size();
+    built.tables_built = 1;
+    built.train_nanos = t1 - t0;
+    built.model_write_nanos = t2 - t1;
+    built.model_bytes_written = area.size();
+    trace::ThisThreadBuild().train_nanos += t1 - t0;
+    trace::ThisThreadBuild().model_write_nanos += t2 - t1;
+    book_->AddBuilt(built);
+    return s;
+  }
+
+ private:
+  // The index block of the native table just written (its footer's handle).
+  static Status ReadIndex(const std::string& file, StringSource* src, OwnedBlock* block, Restarts* index) {
+    Footer footer;
+    Slice fin(file.data() + file.size() - Footer::kEncodedLength, Footer::kEncodedLength);
+    Status s = footer.DecodeFrom(&fin);
+    if (!s.ok()) return s;
+    s = ReadBlock(src, ReadOptions(), footer.index_handle(), &block->c);
+    if (!s.ok()) return s;
+    if (!index->Parse(block->c.data)) {
+      return Status::Corruption("slr: cannot parse the index block just written");
+    }
+    return Status::OK();
+  }
+
+  // The model area: the keys' common prefix, the index block's model, then
+  // one model a data block with at least slr_min_pairs entries (an empty
+  // one for the others).
+  Status TrainModels(const Restarts& index, StringSource* src, uint64_t native_size, std::string* area,
+                     LearnedTableStats* built) {
+    const LearnedTableConfig& c = config_;
     const std::string prefix = CommonPrefix(first_, last_);
     std::string err;
     SlrModel model;
-    std::string area;
-    PutFixed32(&area, static_cast<uint32_t>(prefix.size()));
-    area += prefix;
+    PutFixed32(area, static_cast<uint32_t>(prefix.size()));
+    *area += prefix;
     if (!TrainOver(c, index, prefix, &model, &err)) return Fail(err);
-    built.trainings++;
-    if (!model.UsesModel()) built.slr_abandoned++;
-    built.segments_built += model.Segments();
+    built->trainings++;
+    if (!model.UsesModel()) built->slr_abandoned++;
+    built->segments_built += model.Segments();
     std::string blob;
     model.Serialize(&blob);
-    PutFixed64(&area, blob.size());
-    area += blob;
-    // Data blocks with at least slr_min_pairs entries get a model too.
-    PutFixed32(&area, index.count);
+    PutFixed64(area, blob.size());
+    *area += blob;
+    PutFixed32(area, index.count);
     for (uint32_t i = 0; i < index.count; i++) {
       Slice hv;
       RestartKey(index, i, &hv);
@@ -352,7 +380,7 @@ class SlrBuilder : public TableFileBuilder {
         return Status::Corruption("slr: bad block handle in the index block just written");
       }
       OwnedBlock data_block;
-      s = ReadBlock(&src, ReadOptions(), bh, &data_block.c);
+      Status s = ReadBlock(src, ReadOptions(), bh, &data_block.c);
       if (!s.ok()) return s;
       Restarts block;
       if (!block.Parse(data_block.c.data)) {
@@ -368,40 +396,33 @@ class SlrBuilder : public TableFileBuilder {
       if (entries >= c.slr_min_pairs && block.count >= 2) {
         SlrModel bm;
         if (!TrainOver(c, block, prefix, &bm, &err)) return Fail(err);
-        built.trainings++;
+        built->trainings++;
         if (bm.UsesModel()) {
           bm.Serialize(&blob);
-          built.slr_block_models++;
-          built.segments_built += bm.Segments();
+          built->slr_block_models++;
+          built->segments_built += bm.Segments();
         }
       }
-      PutFixed32(&area, static_cast<uint32_t>(blob.size()));
-      area += blob;
+      PutFixed32(area, static_cast<uint32_t>(blob.size()));
+      *area += blob;
     }
-    const uint64_t t1 = LearnedNanos();
+    return Status::OK();
+  }
+
+  // What follows the native table: the model area and its footer.
+  std::string Tail(const std::string& area, uint64_t native_size) const {
     std::string tail = area;
     PutFixed64(&tail, native_size);
     PutFixed64(&tail, area.size());
     PutFixed32(&tail, crc32c::Mask(crc32c::Value(area.data(), area.size())));
-    PutFixed32(&tail, c.slr == "eq" ? 1 : 2);
+    PutFixed32(&tail, config_.slr == "eq" ? 1 : 2);
     PutFixed32(&tail, 0);
     const size_t fstart = tail.size() - 28;
     PutFixed32(&tail, crc32c::Mask(crc32c::Value(tail.data() + fstart, 28)));
     PutFixed64(&tail, kSlrMagic);
-    s = file_->Append(tail);
-    const uint64_t t2 = LearnedNanos();
-    extra_ = tail.size();
-    built.tables_built = 1;
-    built.train_nanos = t1 - t0;
-    built.model_write_nanos = t2 - t1;
-    built.model_bytes_written = area.size();
-    trace::ThisThreadBuild().train_nanos += t1 - t0;
-    trace::ThisThreadBuild().model_write_nanos += t2 - t1;
-    book_->AddBuilt(built);
-    return s;
+    return tail;
   }
 
- private:
   Status Fail(const std::string& why) {
     LearnedTableStats f;
     f.build_failures = 1;
