@@ -261,7 +261,7 @@ def _measure_noise(results, write):
     from lsmrepro import claims_noise
     from lsmrepro.studies import load_scale
     spread, files = claims_noise.read_run(results)
-    source = claims_noise.source_text(results, files, studies.REPO)
+    source = claims_noise.source_text(results, files)
     measured = claims_noise.estimate(spread, load_claims(claim_files()), source)
     scale = Path(write).stem if write else Path(results).name
     if write and Path(results).name != scale:  # another scale's noise (ops, sizes) is not this one's

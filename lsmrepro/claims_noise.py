@@ -126,11 +126,13 @@ def read_run(results):
     return pd.concat([within_point(read_tidy(str(f))) for f in files], ignore_index=True), files
 
 
-def source_text(results, files, repo):
+def source_text(results, files):
     """Where an estimate came from, without this machine's paths: the
-    scale's results, the newest table's date, and the commit measured at."""
+    scale's results, the newest table's date, and the commit measured at:
+    that of the checkout the results folder lies in (another worktree's run
+    is measured at its own commit, not this one's), "unknown" outside one."""
     when = datetime.fromtimestamp(max(f.stat().st_mtime for f in files), timezone.utc).strftime("%Y-%m-%d")
-    commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
+    commit = subprocess.run(["git", "-C", str(results), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip() or "unknown"
     return f"results/{Path(results).name} tidy of {when}, measured at commit {commit}"
 

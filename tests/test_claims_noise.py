@@ -134,8 +134,23 @@ def test_no_machine_path_in_the_source_text(tmp_path):
     f = tmp_path / "local" / "tidy" / "s" / "f.csv"
     f.parent.mkdir(parents=True)
     f.write_text("x\n")
-    text = claims_noise.source_text(tmp_path / "local", [f], Path(__file__).parent)
+    text = claims_noise.source_text(tmp_path / "local", [f])
     assert text.startswith("results/local tidy of ") and str(tmp_path) not in text
+    assert text.endswith("measured at commit unknown")  # not this checkout's: the run's, and it has none
+
+
+def test_the_source_names_the_commit_of_the_checkout_that_ran(tmp_path):
+    import subprocess
+
+    run = tmp_path / "other-checkout"
+    f = run / "results" / "local" / "tidy" / "s" / "f.csv"
+    f.parent.mkdir(parents=True)
+    f.write_text("x\n")
+    git = ["git", "-C", str(run), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "x"], check=True)
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    assert claims_noise.source_text(run / "results" / "local", [f]).endswith(f"measured at commit {head}")
 
 
 def test_another_scales_results_are_not_written_into_this_scale(tmp_path):
