@@ -187,10 +187,24 @@ def bench_memory_limit(row, phase="run"):
     return row.memory_limit
 
 
-def interleaved_priority(rep):
-    # Repetition r of every configuration runs before repetition r+1 of any:
-    # repetitions interleave, so drift in the machine spreads evenly.
-    return 1000 - int(rep)
+# Benchmark jobs in figure order, and within a figure repetition by
+# repetition: the two sides of a claim's pair (same figure, same repetition)
+# run minutes apart, not an hour. Run-to-run noise here is the machine's
+# (co-tenants' memory traffic) and partly shared by runs close in time:
+# alternating two bourbon fig9 points run by run correlated 0.3-0.8, and
+# repetitions of one point run an hour apart drifted by up to 25%
+# (paper/README.md, "Run order").
+FIGURE_RANK = {fig: i for i, fig in enumerate(STUDY_FIGURES)}
+REP_SPAN = 1 + max((int(f["rep"].max()) for f in RUNS.values() if len(f)), default=0)
+
+
+def run_priority(study, figure, rep):
+    return (len(FIGURE_RANK) - FIGURE_RANK[(study, figure)]) * REP_SPAN - int(rep)
+
+
+def load_priority(scale, load):
+    """A load runs just before the first run that starts from it."""
+    return max(run_priority(r.study, r.figure, r.rep) for r in RUNS_OF_LOAD[scale][load])
 
 
 # A figure's inputs: the tidy tables of its experiments, its spec, every file

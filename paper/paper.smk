@@ -51,7 +51,7 @@ rule bench_load:
     resources:
         bench_lock=1,
         slurm_extra=hardware_slurm_extra,
-    priority: lambda w: interleaved_priority(load_rows(w)[0].rep)
+    priority: lambda w: load_priority(w.scale, w.load)
     conda:
         CONDA_ENV
     log:
@@ -98,7 +98,7 @@ rule bench_run:
     resources:
         bench_lock=1,
         slurm_extra=hardware_slurm_extra,
-    priority: lambda w: interleaved_priority(w.rep)
+    priority: lambda w: run_priority(w.study, w.figure, w.rep)
     conda:
         CONDA_ENV
     log:
