@@ -55,6 +55,43 @@ def test_the_paper_scale_resolves(tmp_path):
     _dry_run(tmp_path, ["all"], "paper")
 
 
+def _dry_run_jobs(tmp_path, target, scale):
+    """(rule, wildcards dict, priority) of every job a dry run plans."""
+    r = _snakemake("-n", target, "--config", f"scale={scale}", f"results_dir={tmp_path}")
+    assert r.returncode == 0, r.stderr[-2000:]
+    jobs = []
+    for block in re.split(r"\n(?=(?:local)?rule )", r.stdout):
+        rule = re.match(r"(?:local)?rule (\w+):", block)
+        if not rule:
+            continue
+        wc = re.search(r"^    wildcards: (.*)$", block, re.M)
+        prio = re.search(r"^    priority: (-?\d+)$", block, re.M)
+        wildcards = dict(kv.split("=", 1) for kv in wc.group(1).split(", ")) if wc else {}
+        jobs.append((rule.group(1), wildcards, int(prio.group(1)) if prio else 0))
+    return jobs
+
+
+def test_benchmarks_run_figure_by_figure_then_repetition_by_repetition(tmp_path):
+    """Snakemake starts the ready job of highest priority: every run of a
+    figure before any of the next figure's, and within a figure every
+    point's repetition r before any point's r+1 (paper/README.md, "Run
+    order"); a load takes the priority of the first run that starts from it."""
+    from lsmrepro import studies
+    rank = {(s, f): i for i, (s, f, _) in enumerate(studies.all_figures())}
+    jobs = _dry_run_jobs(tmp_path, "slr", "smoke")
+    runs = [(rank[(w["study"], w["figure"])], int(w["rep"]), p) for r, w, p in jobs if r == "bench_run"]
+    assert len({(f, rep) for f, rep, _ in runs}) >= 4, runs  # two figures and two repetitions at least
+    for f, rep, p in runs:
+        for g, rep2, q in runs:
+            if (f, rep) < (g, rep2):
+                assert p > q, ((f, rep, p), (g, rep2, q))
+            elif (f, rep) == (g, rep2):
+                assert p == q
+    run_priorities = {p for _, _, p in runs}
+    loads = [p for r, _, p in jobs if r == "bench_load"]
+    assert loads and set(loads) <= run_priorities, (loads, sorted(run_priorities))
+
+
 def test_every_figure_has_its_target_rule_and_function():
     from lsmrepro import studies
     r = _snakemake("--list-target-rules")
