@@ -16,6 +16,7 @@ paper/README.md ("The statistical rule") gives each band and test.
         --out-csv ... --out-md ...
     python -m lsmrepro.claims --study bourbon --figure fig12 --tidy results/local/tidy/bourbon/fig12.csv ...
     python -m lsmrepro.claims --power --scale local [--study S] [--claims FILE ...]
+    python -m lsmrepro.claims --power --scale local --write-underpowered
     python -m lsmrepro.claims --measure-noise results/local [--write config/scales/local.yaml]
 """
 import argparse
@@ -39,7 +40,7 @@ from base.errors import InputError, cli
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "no data")
 VERDICT_COLUMNS = ["study", "claim", "paper", "section", "figure", "statement", "expected", "measured",
                    "ci_low", "ci_high", "n", "unit", "verdict", "detail", "runs", "evidence",
-                   "paper_value", "paper_source", "rule", "context", "members"]
+                   "paper_value", "paper_source", "rule", "context", "members", "noise_sd", "noise_df"]
 
 
 def evaluate(claim, tidy):
@@ -165,6 +166,9 @@ def check(study, tidy, claims, figure=None):
             "paper_value": paper_value_text(claim["paper"]), "paper_source": " ".join(claim["paper"]["source"].split()),
             "rule": spec.rule_text(claim["rule"], claim["measure"]), "context": r["context"],
             "members": json.dumps(_finite(r["members"])) if r["members"] else "",
+            # one sample's sd on the test's scale, pooled over the claim's
+            # points: --measure-noise gives it to the power check
+            "noise_sd": r["sd"] if r["df"] else math.nan, "noise_df": r["df"],
         })
     return pd.DataFrame(rows, columns=VERDICT_COLUMNS)
 
@@ -225,6 +229,9 @@ def main(argv=None):
     ap.add_argument("--measure-noise", metavar="RESULTS",
                     help="estimate each figure's run-to-run noise from RESULTS/tidy (results/<scale>)")
     ap.add_argument("--write", metavar="SCALE_YAML", help="with --measure-noise: write it into that scale's noise:")
+    ap.add_argument("--write-underpowered", action="store_true",
+                    help="with --power (every study): write the claims it finds failing, with its probabilities and "
+                         "their price, as config/scales/<scale>.yaml claims_underpowered (replacing the list)")
     args = ap.parse_args(argv)
     from lsmrepro.studies import load_scale
     if args.measure_noise:
@@ -235,6 +242,10 @@ def main(argv=None):
         from lsmrepro import claims_power
         files = args.claims or claim_files(args.study)
         mine = [c for c in load_claims(files) if args.figure in (None, c["figure"])]
+        if args.write_underpowered:
+            if args.study or args.figure or args.claims:
+                ap.error("--write-underpowered judges every claim: drop --study, --figure and --claims")
+            return _write_underpowered(args.scale, mine)
         if claims_power.check(args.scale, load_scale(args.scale), mine, args.study):
             sys.exit(1)
         return
@@ -256,13 +267,29 @@ def main(argv=None):
         print(f"claims: {r.claim}: {r.verdict} ({_fmt(r.measured)} vs {r.expected})", file=sys.stderr)
 
 
+def _write_underpowered(scale, claims):
+    """The power check with the scale's list left out, its failing claims
+    written as the new list; the check then passes (the summary still says
+    how many claims are set apart)."""
+    from lsmrepro import claims_power
+    from lsmrepro.studies import CONFIG_DIR, load_scale
+    cfg = {k: v for k, v in load_scale(scale).items() if k != "claims_underpowered"}
+    reasons = {}
+    claims_power.check(scale, cfg, claims, reasons=reasons)
+    path = CONFIG_DIR / "scales" / f"{scale}.yaml"
+    claims_power.write_underpowered(path, reasons)
+    print(f"claims: {len(reasons)} claims written to {path} claims_underpowered", file=sys.stderr)
+
+
 def _measure_noise(results, write):
     from pathlib import Path
     from lsmrepro import claims_noise
     from lsmrepro.studies import load_scale
     spread, files = claims_noise.read_run(results)
     source = claims_noise.source_text(results, files)
-    measured = claims_noise.estimate(spread, load_claims(claim_files()), source)
+    every_claim = load_claims(claim_files())
+    measured = claims_noise.estimate(spread, every_claim, source)
+    own = claims_noise.claim_estimates(results, every_claim, source)
     scale = Path(write).stem if write else Path(results).name
     if write and Path(results).name != scale:  # another scale's noise (ops, sizes) is not this one's
         raise InputError(results, "--write", f"the results of scale {scale} (results/{scale}) for "
@@ -271,10 +298,12 @@ def _measure_noise(results, write):
     for line in claims_noise.lines(measured, load_scale(scale, Path(write).parent.parent if write else studies.CONFIG_DIR)
                                    if known else {}):
         print(line)
+    for cid, e in sorted(own.items()):
+        print(f"{cid}: cv {e['cv']:g} from its own paired samples (sd {e['sd']:g}, df {e['df']})")
     if not measured:
         print(f"{results}: no point of any figure has two repetitions: nothing measured, the declared noise stands")
     elif write:
-        claims_noise.write(write, measured)
+        claims_noise.write(write, measured, own)
 
 
 if __name__ == "__main__":

@@ -116,6 +116,37 @@ def estimate(spread, claims, source):
     return out
 
 
+def claim_estimates(results, claims, source):
+    """claim id -> {cv, df, sd, source}: from each claim's own paired samples
+    in results/claims/<study>.csv (noise_sd, noise_df: the within-point sd
+    of one sample on the test's scale, pooled over its points), as the CV
+    of one run the power check draws, so that its simulated samples are as
+    noisy as the real ones were: whatever the two sides of a pair share
+    (they run minutes apart, paper/README.md "Run order") is in it. A
+    ratio's sample is two runs' noise (claims_power.sigma); a slope's is
+    linear, not a CV, and keeps its figure's."""
+    from lsmrepro.claims_power import sigma
+    from lsmrepro.claims_spec import log_scale
+    by_id = {c["id"]: c for c in claims}
+    out = {}
+    for f in sorted(Path(results, "claims").glob("*.csv")):
+        table = pd.read_csv(f)
+        if not {"noise_sd", "noise_df"} <= set(table.columns):
+            continue
+        for r in table.itertuples():
+            claim = by_id.get(r.claim)
+            if claim is None or not r.noise_df > 0 or not r.noise_sd >= 0:
+                continue
+            m = claim["measure"]
+            if not log_scale(m) or m.get("statistic") == "slope":
+                continue
+            df = int(r.noise_df)
+            cv = min(max(_up(upper_sd(r.noise_sd, df) / sigma(m, 1.0)), CV_FLOOR), 2.0)  # the schema's most
+            out[r.claim] = {"cv": cv, "df": df,
+                            "sd": round(float(r.noise_sd), 4), "source": source}
+    return out
+
+
 def read_run(results):
     """within_point of every tidy table under results/<scale>/tidy/<study>/<figure>.csv
     (each read on its own: figures have their own factor columns), and the files."""
@@ -155,33 +186,42 @@ def lines(measured, scale_cfg):
                f"default {noise['default']:g}")
 
 
-def write(path, measured):
-    """Writes `measured` into the scale file's noise.figures, merged over
-    what is there (figures this run did not measure keep their entry, declared
-    or from an earlier run); only that block of the file changes, so the
+def write(path, measured, claims=None):
+    """Writes `measured` into the scale file's noise.figures (and `claims`,
+    each claim's own, into noise.claims), merged over what is there
+    (figures or claims this run did not measure keep their entry, declared
+    or from an earlier run); only those blocks of the file change, so the
     comments and the other sections (counts: belongs to the budget) stay."""
     path = Path(path)
     text = path.read_text()
     old = (yaml.safe_load(text) or {}).get("noise")
     if old is None:
         raise InputError(path, "noise", "a noise section (with its default) to write the figures' noise into")
-    figures = {**old.get("figures", {}), **measured}
-    block = ["  figures:",
-             "    # measured: python -m lsmrepro.claims --measure-noise results/<scale> --write (cv: the",
-             "    # 80% upper bound of the pooled sd, df its degrees of freedom); a bare number is declared"]
-    for fig, e in sorted(figures.items()):
-        block.append(f"    {fig}: " + yaml.safe_dump(e, default_flow_style=True, width=10 ** 6, sort_keys=False).strip())
     lines_ = text.splitlines()
-    start = next(i for i, s in enumerate(lines_) if s.startswith("noise:"))
-    end = next((i for i in range(start + 1, len(lines_)) if re.match(r"\S", lines_[i]) and not lines_[i].startswith("#")),
-               len(lines_))
-    fig_at = next((i for i in range(start, end) if lines_[i].startswith("  figures:")), None)
-    if fig_at is None:  # after the section's last entry, before comments that lead the next one
-        last = max(i for i in range(start, end) if lines_[i].strip() and not lines_[i].startswith("#"))
-        lines_[last + 1:last + 1] = block
-    else:
-        fig_end = next((i for i in range(fig_at + 1, end) if not re.match(r"(    |\s*$)", lines_[i])), end)
-        lines_[fig_at:fig_end] = block
+    _write_block(lines_, "figures", {**old.get("figures", {}), **measured},
+                 ["    # measured: python -m lsmrepro.claims --measure-noise results/<scale> --write (cv: the",
+                  "    # 80% upper bound of the pooled sd, df its degrees of freedom); a bare number is declared"])
+    if claims:
+        _write_block(lines_, "claims", {**old.get("claims", {}), **claims},
+                     ["    # measured from each claim's own paired samples (results/<scale>/claims noise_sd,",
+                      "    # noise_df): the CV of one run that gives samples that noisy, at the 80% upper bound"])
     new = "\n".join(lines_) + "\n"
     validate(yaml.safe_load(new), path.parent.parent / "scale.schema.yaml", path)  # before it replaces the file
     path.write_text(new)
+
+
+def _write_block(lines_, name, entries, comment):
+    """Replaces (or adds) noise.<name> in the scale file's lines, in place."""
+    block = [f"  {name}:", *comment]
+    for key, e in sorted(entries.items()):
+        block.append(f"    {key}: " + yaml.safe_dump(e, default_flow_style=True, width=10 ** 6, sort_keys=False).strip())
+    start = next(i for i, s in enumerate(lines_) if s.startswith("noise:"))
+    end = next((i for i in range(start + 1, len(lines_)) if re.match(r"\S", lines_[i]) and not lines_[i].startswith("#")),
+               len(lines_))
+    at = next((i for i in range(start, end) if lines_[i].startswith(f"  {name}:")), None)
+    if at is None:  # after the section's last entry, before comments that lead the next one
+        last = max(i for i in range(start, end) if lines_[i].strip() and not lines_[i].startswith("#"))
+        lines_[last + 1:last + 1] = block
+    else:
+        block_end = next((i for i in range(at + 1, end) if not re.match(r"(    |\s*$)", lines_[i])), end)
+        lines_[at:block_end] = block

@@ -12,9 +12,12 @@ truth at the paper's value and once outside the tolerance (paper/README.md,
 "Power check", says where exactly). A claim passes when P(reproduced |
 paper's value) and P(not reproduced | outside) are both >= 0.9."""
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import yaml
 
 from lsmrepro import aggregate, studies
 from lsmrepro import claims_measure as cm
@@ -22,6 +25,7 @@ from lsmrepro import claims_rule as rule
 from lsmrepro import claims_stats as st
 from lsmrepro.claims_spec import band, load_claims, log_scale, no_effect, to_scale
 from base.errors import InputError
+from base.yamlio import validate
 
 S_SIM = 200
 POWER = 0.9
@@ -31,7 +35,8 @@ SEED = 30
 
 def noise_cv(scale_cfg, claim, scale):
     """(CV of one run's metric for a claim, where it came from), from
-    config/scales/<scale>.yaml `noise:`: its figure's measured CV of every
+    config/scales/<scale>.yaml `noise:`: the CV measured from the claim's
+    own paired samples (noise.claims), else its figure's measured CV of every
     metric it selects (the largest), else the declared CV of every metric
     it selects (sizes one load fixes), else its figure's (measured or
     declared; a claim reading other experiments: the largest of theirs),
@@ -40,6 +45,9 @@ def noise_cv(scale_cfg, claim, scale):
     if noise is None:
         raise InputError(f"config/scales/{scale}.yaml", "noise", "a noise section (default CV of one run's "
                          "metric) expected for --power")
+    own = noise.get("claims", {}).get(claim["id"])
+    if own is not None:
+        return own["cv"], f"its own paired samples measured (df {own['df']})"
     m, per_metric, study = claim["measure"], noise.get("metrics", {}), claim["study"]
     metrics = set()
     for key in cm.SELECTORS:
@@ -261,11 +269,12 @@ def underpowered(scale, scale_cfg, claims):
     return listed
 
 
-def check(scale, scale_cfg, claims, study=None, out=print):
+def check(scale, scale_cfg, claims, study=None, out=print, reasons=None):
     """Prints one line per claim and a summary; returns the failing claims'
     ids (a non-empty list is the exit status 1 of --power). A claim the
     scale lists as underpowered is not counted, unless it does decide: then
-    the list is wrong and it fails."""
+    the list is wrong and it fails. `reasons`, a dict, receives each failing
+    claim's probabilities and fix (write_underpowered's entries)."""
     rng = np.random.default_rng(SEED)
     runs_of, failed, lines, estimates, wants = {}, [], [], {}, {}
     under, set_apart, passing = underpowered(scale, scale_cfg, claims), [], []
@@ -294,7 +303,11 @@ def check(scale, scale_cfg, claims, study=None, out=print):
             continue
         if min(p_yes, p_no) < POWER:
             failed.append(claim["id"])
-            line += "  FAIL: " + _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates, wants)
+            fix_text = _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates, wants)
+            line += "  FAIL: " + fix_text
+            if reasons is not None:
+                reasons[claim["id"]] = (f"P(reproduced | paper) {p_yes:.2f}, P(not reproduced | outside) {p_no:.2f} "
+                                        f"at {_repetitions(scale_cfg, claim)} repetitions, CV {cv:g} ({cv_from}); {fix_text}")
         else:
             passing.append((claim, rows, cv, level))
         out(line)
@@ -438,3 +451,31 @@ def _minutes(estimates, scale, study, figs, have, want):
     if not seconds:
         return ", minutes unmeasured"
     return f", about {seconds * (want - have) / have / 60:+.0f} min from measured job times"
+
+
+def write_underpowered(path, reasons):
+    """Replaces the scale file's claims_underpowered with `reasons` (the
+    claims check() found failing with the list left out), so the list is
+    always the power check's own: a claim that decides again leaves it.
+    Only that block of the file changes."""
+    path = Path(path)
+    lines_ = path.read_text().splitlines()
+    start = next((i for i, s in enumerate(lines_) if s.startswith("claims_underpowered:")), None)
+    if start is not None:
+        end = next((i for i in range(start + 1, len(lines_)) if re.match(r"[^\s#]", lines_[i])), len(lines_))
+        while end > start + 1 and lines_[end - 1].startswith("#"):  # comments that lead the next section
+            end -= 1
+        del lines_[start:end]
+    else:
+        start = len(lines_)
+    block = []
+    if reasons:
+        block = ["claims_underpowered:",
+                 "  # written by python -m lsmrepro.claims --power --scale <scale> --write-underpowered: each",
+                 "  # claim the power check finds unable to decide at this scale's repetitions and noise"]
+        block += [f"  {cid}: " + yaml.safe_dump(reason, default_style='"', width=10 ** 6).strip()
+                  for cid, reason in sorted(reasons.items())]
+    lines_[start:start] = block
+    new = "\n".join(lines_) + "\n"
+    validate(yaml.safe_load(new), path.parent.parent / "scale.schema.yaml", path)  # before it replaces the file
+    path.write_text(new)

@@ -282,6 +282,9 @@ def test_the_cli_judges_a_tidy_table_as_the_pipeline_calls_it(tmp_path, make_log
     v = pd.read_csv(tmp_path / "v.csv")
     assert list(v.columns) == claims.VERDICT_COLUMNS and v.loc[0, "verdict"] == "reproduced"
     assert "0.05" in (tmp_path / "v.md").read_text()
+    # the paired samples' pooled sd and df, as the detail prints them
+    assert v.loc[0, "noise_df"] > 0 and f"pooled df {v.loc[0, 'noise_df']}, sd " in v.loc[0, "detail"]
+    assert v.loc[0, "noise_sd"] > 0
 
 
 def test_a_context_of_zeros_is_shown_and_a_member_without_data_is_null():

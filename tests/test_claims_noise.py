@@ -130,6 +130,30 @@ def test_the_power_check_reads_the_figures_measured_noise_first():
     assert claims_power.noise_cv(cfg, CLAIM, "x") == (0.3, "default declared")
 
 
+def test_a_claims_own_paired_noise_is_measured_written_and_read_first(tmp_path):
+    """From a claims CSV's noise_sd/noise_df: a ratio's sample is two runs'
+    noise, a value's one run's; a slope (linear) and a claim without df
+    keep their figure's. Written as noise.claims, it comes first."""
+    ratio = {"id": "r", "study": "s", "figure": "f",
+             "measure": {"kind": "ratio", "numerator": {"metric": "a"}, "denominator": {"metric": "b"}}}
+    slope = {"id": "t", "study": "s", "figure": "f",
+             "measure": {"kind": "trend", "where": {"metric": "a"}, "over": "x", "statistic": "slope"}}
+    (tmp_path / "claims").mkdir()
+    pd.DataFrame({"claim": ["r", "c", "t", "none"], "noise_sd": [0.2, 0.1, 0.3, float("nan")],
+                  "noise_df": [10, 4, 5, 0]}).to_csv(tmp_path / "claims" / "s.csv", index=False)
+    own = claims_noise.claim_estimates(tmp_path, [ratio, CLAIM, slope], "results/x of today")
+    assert sorted(own) == ["c", "r"]
+    assert own["r"]["cv"] == pytest.approx(claims_noise.upper_sd(0.2, 10) / np.sqrt(2), abs=0.001)
+    assert own["r"]["cv"] >= claims_noise.upper_sd(0.2, 10) / np.sqrt(2)  # rounded up, never below
+    assert own["c"]["cv"] == pytest.approx(claims_noise.upper_sd(0.1, 4), abs=0.001) and own["c"]["df"] == 4
+    path = _scale_dir(tmp_path / "config")
+    claims_noise.write(path, {"s/f": {"cv": 0.05, "df": 9, "source": "results/x of today"}}, own)
+    cfg = load_scale("smoke", tmp_path / "config")
+    assert cfg["noise"]["claims"]["r"] == own["r"] and cfg["noise"]["figures"]["s/f"]["cv"] == 0.05
+    assert claims_power.noise_cv(cfg, ratio, "smoke") == (own["r"]["cv"], "its own paired samples measured (df 10)")
+    assert claims_power.noise_cv(cfg, slope, "smoke") == (0.05, "s/f measured (df 9)")
+
+
 def test_no_machine_path_in_the_source_text(tmp_path):
     f = tmp_path / "local" / "tidy" / "s" / "f.csv"
     f.parent.mkdir(parents=True)

@@ -92,6 +92,32 @@ def test_a_claim_listed_underpowered_is_set_apart_and_judged_inconclusive_unless
         claims_power.check("smoke", dict(cfg, claims_underpowered={"nosuch": "a reason long enough"}), [SOUND])
 
 
+def test_the_underpowered_list_is_written_from_the_check_and_then_passes_it(tmp_path):
+    """--write-underpowered: the failing claims, each with its probabilities
+    and its fix, replace the scale's list and nothing else of the file; the
+    check then passes with them set apart; an empty list removes the block."""
+    import shutil
+    from lsmrepro.studies import CONFIG_DIR
+    (tmp_path / "scales").mkdir()
+    shutil.copy(CONFIG_DIR / "scale.schema.yaml", tmp_path / "scale.schema.yaml")
+    path = tmp_path / "scales" / "smoke.yaml"
+    original = (CONFIG_DIR / "scales" / "smoke.yaml").read_text()
+    path.write_text(original + "claims_underpowered:\n  sound: an old entry the new list drops\n")
+    reasons = {}
+    failed = claims_power.check("smoke", load_scale("smoke"), [TOO_TIGHT, SOUND], out=lambda _: None, reasons=reasons)
+    assert failed == ["too-tight"] and list(reasons) == ["too-tight"]
+    assert reasons["too-tight"].startswith("P(reproduced | paper) ") and "no repetition count up to" in reasons["too-tight"]
+    claims_power.write_underpowered(path, reasons)
+    cfg = load_scale("smoke", config_dir=tmp_path)
+    assert cfg["claims_underpowered"] == reasons
+    assert path.read_text().startswith(original)  # the rest of the file as it was
+    lines = []
+    assert claims_power.check("smoke", cfg, [TOO_TIGHT, SOUND], out=lines.append) == []
+    assert "1 more listed underpowered" in lines[-1]
+    claims_power.write_underpowered(path, {})
+    assert path.read_text() == original
+
+
 def test_a_figure_whose_claims_pass_with_fewer_repetitions_is_named_with_the_saving():
     """SOUND passes at any count (its noise is far below its bound): run at
     8 repetitions, baseline/point is proposed at 2, the least that gives a
