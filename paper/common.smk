@@ -187,24 +187,43 @@ def bench_memory_limit(row, phase="run"):
     return row.memory_limit
 
 
-# Benchmark jobs in figure order, and within a figure repetition by
-# repetition: the two sides of a claim's pair (same figure, same repetition)
-# run minutes apart, not an hour. Run-to-run noise here is the machine's
-# (co-tenants' memory traffic) and partly shared by runs close in time:
-# alternating two bourbon fig9 points run by run correlated 0.3-0.8, and
-# repetitions of one point run an hour apart drifted by up to 25%
-# (paper/README.md, "Run order").
+# Benchmark jobs in figure order, within a figure repetition by repetition,
+# and within a repetition condition by condition (dataset, workload, sizes)
+# with the things a claim compares (engine, index, table format, ...)
+# varying fastest: the two sides of a claim's pair run one after the other,
+# not an hour apart. Run-to-run noise here is the machine's (co-tenants'
+# memory traffic) and partly shared by runs close in time: alternating two
+# bourbon fig9 points run by run correlated 0.3-0.8, and repetitions of one
+# point run an hour apart drifted by up to 25% (paper/README.md, "Run order").
+COMPARED = ("engine", "index", "table", "slr", "learning", "granularity", "doblix.model", "keep_keys")
 FIGURE_RANK = {fig: i for i, fig in enumerate(STUDY_FIGURES)}
 REP_SPAN = 1 + max((int(f["rep"].max()) for f in RUNS.values() if len(f)), default=0)
 
 
-def run_priority(study, figure, rep):
-    return (len(FIGURE_RANK) - FIGURE_RANK[(study, figure)]) * REP_SPAN - int(rep)
+def _point_order(factors):
+    conditions = sorted((k, str(v)) for k, v in factors.items() if k not in COMPARED + ("dataset", "workload"))
+    return (str(factors.get("dataset")), str(factors.get("workload")), conditions,
+            [str(factors.get(k)) for k in COMPARED])
+
+
+POINT_RANK = {}  # scale -> (study, figure, point) -> its place in the figure's repetition
+for _scale, _by_id in RUN_BY_ID.items():
+    _points = {}
+    for _r in _by_id.values():
+        _points.setdefault((_r.study, _r.figure), {})[_r.point] = _r.factors
+    POINT_RANK[_scale] = {(s, f, pt): i for (s, f), pts in _points.items()
+                          for i, pt in enumerate(sorted(pts, key=lambda pt: (_point_order(pts[pt]), pt)))}
+POINT_SPAN = 1 + max((len(ranks) for ranks in POINT_RANK.values()), default=0)
+
+
+def run_priority(scale, study, figure, point, rep):
+    figure_place = (len(FIGURE_RANK) - FIGURE_RANK[(study, figure)]) * REP_SPAN - int(rep)
+    return figure_place * POINT_SPAN - POINT_RANK[scale][(study, figure, point)]
 
 
 def load_priority(scale, load):
     """A load runs just before the first run that starts from it."""
-    return max(run_priority(r.study, r.figure, r.rep) for r in RUNS_OF_LOAD[scale][load])
+    return max(run_priority(scale, r.study, r.figure, r.point, r.rep) for r in RUNS_OF_LOAD[scale][load])
 
 
 # A figure's inputs: the tidy tables of its experiments, its spec, every file

@@ -98,7 +98,7 @@ rule bench_run:
     resources:
         bench_lock=1,
         slurm_extra=hardware_slurm_extra,
-    priority: lambda w: run_priority(w.study, w.figure, w.rep)
+    priority: lambda w: run_priority(w.scale, w.study, w.figure, w.point, w.rep)
     conda:
         CONDA_ENV
     log:

@@ -73,21 +73,27 @@ def _dry_run_jobs(tmp_path, target, scale):
 
 def test_benchmarks_run_figure_by_figure_then_repetition_by_repetition(tmp_path):
     """Snakemake starts the ready job of highest priority: every run of a
-    figure before any of the next figure's, and within a figure every
-    point's repetition r before any point's r+1 (paper/README.md, "Run
-    order"); a load takes the priority of the first run that starts from it."""
+    figure before any of the next figure's, within a figure every point's
+    repetition r before any point's r+1, and within a repetition the points
+    of one dataset one after the other (paper/README.md, "Run order"); a
+    load takes the priority of the first run that starts from it."""
     from lsmrepro import studies
     rank = {(s, f): i for i, (s, f, _) in enumerate(studies.all_figures())}
     jobs = _dry_run_jobs(tmp_path, "slr", "smoke")
-    runs = [(rank[(w["study"], w["figure"])], int(w["rep"]), p) for r, w, p in jobs if r == "bench_run"]
-    assert len({(f, rep) for f, rep, _ in runs}) >= 4, runs  # two figures and two repetitions at least
-    for f, rep, p in runs:
-        for g, rep2, q in runs:
+    runs = [(rank[(w["study"], w["figure"])], int(w["rep"]), p, re.search(r"dataset=([^+]+)", w["point"]).group(1))
+            for r, w, p in jobs if r == "bench_run"]
+    assert len({(f, rep) for f, rep, _, _ in runs}) >= 4, runs  # two figures and two repetitions at least
+    assert len({p for _, _, p, _ in runs}) == len(runs)  # one place each: no order left to chance
+    for f, rep, p, _ in runs:
+        for g, rep2, q, _ in runs:
             if (f, rep) < (g, rep2):
                 assert p > q, ((f, rep, p), (g, rep2, q))
-            elif (f, rep) == (g, rep2):
-                assert p == q
-    run_priorities = {p for _, _, p in runs}
+    for key in {(f, rep) for f, rep, _, _ in runs}:
+        datasets = [d for f, rep, _, d in sorted(runs, key=lambda r: -r[2]) if (f, rep) == key]
+        blocks = [d for i, d in enumerate(datasets) if i == 0 or d != datasets[i - 1]]
+        assert len(blocks) == len(set(blocks)), (key, datasets)  # each dataset's runs in one block
+    assert any(len({d for f, rep, _, d in runs if (f, rep) == key}) > 1 for key in {(f, rep) for f, rep, _, _ in runs})
+    run_priorities = {p for _, _, p, _ in runs}
     loads = [p for r, _, p in jobs if r == "bench_load"]
     assert loads and set(loads) <= run_priorities, (loads, sorted(run_priorities))
 
