@@ -29,6 +29,7 @@ rule build_engine:
         tarball=lambda w: source_tarball(ENGINES[w.engine]["source"]),
         work=lambda w: f"{BUILD}/engines/{w.engine}",
     threads: workflow.cores
+    priority: BUILD_PRIORITY
     conda:
         CONDA_ENV
     log:

@@ -214,6 +214,7 @@ for _scale, _by_id in RUN_BY_ID.items():
     POINT_RANK[_scale] = {(s, f, pt): i for (s, f), pts in _points.items()
                           for i, pt in enumerate(sorted(pts, key=lambda pt: (_point_order(pts[pt]), pt)))}
 POINT_SPAN = 1 + max((len(ranks) for ranks in POINT_RANK.values()), default=0)
+assert (len(FIGURE_RANK) + 1) * REP_SPAN * POINT_SPAN < BUILD_PRIORITY  # builds stay first
 
 
 def run_priority(scale, study, figure, point, rep):

@@ -33,6 +33,12 @@ if not workflow.deployment_settings.deployment_method:
 CONDA_ENV = f"{workflow.basedir}/workflow/envs/pipeline.yaml"
 
 
+# Engine builds before any benchmark job: both take every core, and a build
+# ready while benchmarks are (Snakemake starts the ready job of highest
+# priority, paper/common.smk "Run order") would wait for all of them.
+BUILD_PRIORITY = 10 ** 9
+
+
 def engine_binary(engine):
     return f"{BUILD}/engines/{engine}/bin/lsmbench"
 
