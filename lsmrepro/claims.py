@@ -27,6 +27,8 @@ import sys
 import pandas as pd
 
 from lsmrepro import claims_measure as cm
+from lsmrepro import claims_noise
+from lsmrepro import claims_prior
 from lsmrepro import claims_rule as rule
 from lsmrepro import claims_spec as spec
 from lsmrepro import claims_stats as stats
@@ -43,9 +45,11 @@ VERDICT_COLUMNS = ["study", "claim", "paper", "section", "figure", "statement", 
                    "paper_value", "paper_source", "rule", "context", "members", "noise_sd", "noise_df"]
 
 
-def evaluate(claim, tidy):
+def evaluate(claim, tidy, prior=None):
     """The verdict fields of one claim: the aggregate (measured, 90%
-    interval), the verdict, each member's, the context, the evidence."""
+    interval), the verdict, each member's, the context, the evidence.
+    prior: claim -> the noise it borrows when its samples have df 0
+    (lsmrepro/claims_prior.py), or None."""
     m = claim["measure"]
     parts, not_points = cm.samples(m, tidy, claim["id"])
     cells, dropped = {}, 0
@@ -53,9 +57,12 @@ def evaluate(claim, tidy):
         cells[name], d = cm.cells(m, s, not_points)
         dropped += d
     r = rule.decide(claim, cells)
+    if r["n"] and not r["df"] and prior is not None:
+        r = rule.decide(claim, cells, prior(claim))
     back = lambda x: spec.from_scale(m, float(x[0]))  # noqa: E731
     out = {"measured": back(r["est"]), "ci_low": back(r["low"]), "ci_high": back(r["high"]), "n": r["n"],
-           "verdict": str(r["verdict"][0]), "df": r["df"], "sd": float(r["sd"][0])}
+           "verdict": str(r["verdict"][0]), "df": r["df"], "own_df": r["own_df"], "borrowed": r.get("borrowed"),
+           "sd": float(r["sd"][0])}
     out["members"] = {k: {"value": back(v["est"]), "low": back(v["low"]), "high": back(v["high"]),
                           **({"verdict": str(v["verdict"][0])} if "verdict" in v else {}),
                           **({"paper": claim["paper"]["members"][k]} if "members" in claim["paper"] else {})}
@@ -103,6 +110,8 @@ def _detail(claim, out, dropped):
                                + (f" {v['verdict']}" if "verdict" in v else "") for k, v in mem.items()))
     if out["n"] and not out["df"]:
         parts.append("no repetitions to estimate noise (df 0)")
+    elif out["n"] and out["borrowed"]:
+        parts.append(f"one repetition a point: noise borrowed from {out['borrowed']}")
     elif out["n"]:
         # the noise the power check assumes (config/scales noise:) can be
         # calibrated from this: a ratio's sd is sqrt(2) CV on the log scale
@@ -148,14 +157,26 @@ def paper_value_text(paper):
     return f"{paper['direction']} (sign only)"
 
 
-def check(study, tidy, claims, figure=None):
-    """The verdicts of a study's claims (of one figure's, if given)."""
+def check(study, tidy, claims, figure=None, scale=None, scale_cfg=None):
+    """The verdicts of a study's claims (of one figure's, if given); a claim
+    with one repetition a point borrows this run's or the scale's measured
+    noise (lsmrepro/claims_prior.py)."""
     rows = []
     paper = studies.registry().get(study, {}).get("paper", "")
+    spread = []  # this run's within-point noise, computed once, when a claim first needs it
+
+    def prior(claim):
+        if not spread:
+            # figure by figure, as --measure-noise reads them: each has its own factor columns
+            spread.append(pd.concat([claims_noise.within_point(t.dropna(axis=1, how="all"))
+                                     for _, t in tidy.groupby("experiment")], ignore_index=True)
+                          if len(tidy) and {"study", "experiment"} <= set(tidy.columns) else None)
+        return claims_prior.prior(claim, spread[0], scale_cfg, scale)
+
     for claim in claims:
         if claim["study"] != study or figure not in (None, claim["figure"]):
             continue
-        r = evaluate(claim, tidy)
+        r = evaluate(claim, tidy, prior)
         fig = studies.figures(study).get(claim["figure"], {}) if studies.spec_path(study).is_file() else {}
         rows.append({
             "study": study, "claim": claim["id"], "paper": paper, "section": claim["section"],
@@ -167,8 +188,9 @@ def check(study, tidy, claims, figure=None):
             "rule": spec.rule_text(claim["rule"], claim["measure"]), "context": r["context"],
             "members": json.dumps(_finite(r["members"])) if r["members"] else "",
             # one sample's sd on the test's scale, pooled over the claim's
-            # points: --measure-noise gives it to the power check
-            "noise_sd": r["sd"] if r["df"] else math.nan, "noise_df": r["df"],
+            # points: --measure-noise gives it to the power check (never a
+            # borrowed one)
+            "noise_sd": r["sd"] if r["own_df"] else math.nan, "noise_df": r["own_df"],
         })
     return pd.DataFrame(rows, columns=VERDICT_COLUMNS)
 
@@ -253,9 +275,9 @@ def main(argv=None):
     if missing:
         ap.error(f"{', '.join(missing)} required (or --power --scale S)")
     from lsmrepro.tidy import read_tidy
-    verdicts = check(args.study, read_tidy(args.tidy), load_claims(args.claims), args.figure)
+    scale_cfg = load_scale(args.scale) if args.scale else None
+    verdicts = check(args.study, read_tidy(args.tidy), load_claims(args.claims), args.figure, args.scale, scale_cfg)
     if args.scale:
-        scale_cfg = load_scale(args.scale)
         reasons = scale_cfg.get("claims_without_data", {})
         no_data = verdicts["verdict"] == "no data"
         verdicts.loc[no_data, "detail"] = verdicts.loc[no_data, "claim"].map(reasons).fillna(verdicts.loc[no_data, "detail"])
@@ -283,7 +305,6 @@ def _write_underpowered(scale, claims):
 
 def _measure_noise(results, write):
     from pathlib import Path
-    from lsmrepro import claims_noise
     from lsmrepro.studies import load_scale
     spread, files = claims_noise.read_run(results)
     source = claims_noise.source_text(results, files)

@@ -21,6 +21,7 @@ import yaml
 
 from lsmrepro import aggregate, studies
 from lsmrepro import claims_measure as cm
+from lsmrepro import claims_prior
 from lsmrepro import claims_rule as rule
 from lsmrepro import claims_stats as st
 from lsmrepro.claims_spec import band, load_claims, log_scale, no_effect, to_scale
@@ -34,7 +35,14 @@ SEED = 30
 
 
 def noise_cv(scale_cfg, claim, scale):
-    """(CV of one run's metric for a claim, where it came from), from
+    """(CV of one run's metric for a claim, where it came from): noise_estimate's."""
+    cv, _, text = noise_estimate(scale_cfg, claim, scale)
+    return cv, text
+
+
+def noise_estimate(scale_cfg, claim, scale):
+    """(CV of one run's metric for a claim, the df it was measured at or
+    None where declared, where it came from), from
     config/scales/<scale>.yaml `noise:`: the CV measured from the claim's
     own paired samples (noise.claims), else its figure's measured CV of every
     metric it selects (the largest), else the declared CV of every metric
@@ -47,12 +55,9 @@ def noise_cv(scale_cfg, claim, scale):
                          "metric) expected for --power")
     own = noise.get("claims", {}).get(claim["id"])
     if own is not None:
-        return own["cv"], f"its own paired samples measured (df {own['df']})"
-    m, per_metric, study = claim["measure"], noise.get("metrics", {}), claim["study"]
-    metrics = set()
-    for key in cm.SELECTORS:
-        wanted = m.get(key, {}).get("metric")
-        metrics |= set(wanted if isinstance(wanted, list) else [wanted] if wanted else [])
+        return own["cv"], own["df"], f"its own paired samples measured (df {own['df']})"
+    per_metric, study = noise.get("metrics", {}), claim["study"]
+    metrics = claims_prior.metrics(claim)
     figs = noise.get("figures", {})
     names = [f"{study}/{claim['figure']}"]
     names = names if names[0] in figs else [f"{study}/{e}" for e in sorted(cm.experiments(claim)) if f"{study}/{e}" in figs]
@@ -60,23 +65,18 @@ def noise_cv(scale_cfg, claim, scale):
     measured = {n: e.get("metrics", {}) for n, e in entries.items() if isinstance(e, dict)}
     if metrics and measured and all(metrics <= set(per) for per in measured.values()):
         n, x = max(((n, per[x]) for n, per in measured.items() for x in metrics), key=lambda t: t[1]["cv"])
-        return x["cv"], f"{n} measured for its metrics (df {x['df']})"
+        return x["cv"], x["df"], f"{n} measured for its metrics (df {x['df']})"
     if metrics and metrics <= set(per_metric):
-        return max(per_metric[x] for x in metrics), "its metrics declared"
+        return max(per_metric[x] for x in metrics), None, "its metrics declared"
     if entries:
         n, e = max(entries.items(), key=lambda t: t[1]["cv"] if isinstance(t[1], dict) else t[1])
-        return (e["cv"], f"{n} measured (df {e['df']})") if isinstance(e, dict) else (e, f"{n} declared")
+        return (e["cv"], e["df"], f"{n} measured (df {e['df']})") if isinstance(e, dict) else (e, None, f"{n} declared")
     if study in noise.get("studies", {}):
-        return noise["studies"][study], f"study {study} declared"
-    return noise["default"], "default declared"
+        return noise["studies"][study], None, f"study {study} declared"
+    return noise["default"], None, "default declared"
 
 
-def sigma(m, cv):
-    """The sd of one sample on the test's scale: a log value's sd is its CV
-    (to first order); a ratio of two runs' values has two runs' noise."""
-    if m["kind"] == "value":
-        return cv
-    return cv * math.sqrt(2)
+sigma = claims_prior.sample_sd  # the sd of one sample on the test's scale, from a run's CV
 
 
 def _runs_tidy(runs):
@@ -153,11 +153,12 @@ def _log_truths(claim, rows, truth):
     return np.where(top, t, 0.0)
 
 
-def simulate(claim, rows, truths, sd, rng, level=1.0):
+def simulate(claim, rows, truths, sd, rng, level=1.0, prior=None):
     """The claim's verdicts, S_SIM simulations of its synthetic rows for each
     truth of `truths` (member -> test scale), in one pass of its measure
     code; noise: sd of a row's log value (a slope's rows: sd * level,
-    linear). Returns one verdict array (S_SIM,) per truth."""
+    linear); prior: the noise the claim borrows at df 0 (claims_prior).
+    Returns one verdict array (S_SIM,) per truth."""
     m = claim["measure"]
     base = np.concatenate([np.broadcast_to(_log_truths(claim, rows, t), (S_SIM, len(rows))) for t in truths])
     noise = rng.standard_normal(base.shape)
@@ -168,7 +169,7 @@ def simulate(claim, rows, truths, sd, rng, level=1.0):
     sim_m = dict(m, pair_on=[*m.get("pair_on", ["run"]), cm.SIM])
     parts, not_points = cm.samples(sim_m, tidy, claim["id"])
     members = {k: cm.cells(sim_m, s, not_points)[0] for k, s in parts.items()}
-    verdict = rule.decide(claim, members)["verdict"]
+    verdict = rule.decide(claim, members, prior)["verdict"]
     if verdict.shape[0] != sims:  # no samples at all: "no data" for every simulation
         verdict = np.full(sims, verdict[0])
     return [verdict[i * S_SIM:(i + 1) * S_SIM] for i in range(len(truths))]
@@ -212,14 +213,14 @@ def _truths(claim, names):
     return {k: bottom + f for k in names}, [{k: bottom - f for k in names}]
 
 
-def power(claim, rows, cv, rng, level=1.0):
+def power(claim, rows, cv, rng, level=1.0, prior=None):
     """(P(reproduced | paper's value), P(not reproduced | outside)): the
     smaller over the outside truths (above and below the band)."""
     over = claim["measure"].get("over")
     if rows.empty or (over and over not in rows):  # nothing to lay out: it can neither pass nor fail
         return 0.0, 0.0
     at, outside = _truths(claim, members_of(claim, rows))
-    yes, *nos = simulate(claim, rows, [at, *outside], cv, rng, level)
+    yes, *nos = simulate(claim, rows, [at, *outside], cv, rng, level, prior)
     return float(np.mean(yes == st.REPRODUCED)), min(float(np.mean(no == st.NOT)) for no in nos)
 
 
@@ -241,11 +242,11 @@ def _repetitions(scale_cfg, claim):
                 for f in cm.experiments(claim) if f in specs] or [0])
 
 
-def fix(claim, rows, cv, reps, rng, level):
+def fix(claim, rows, cv, reps, rng, level, prior=None):
     """The fewest repetitions (<= MAX_REPETITIONS) at which both powers reach
     POWER, or None: then the claim itself must change."""
     def ok(want):
-        return min(power(claim, with_repetitions(rows, want), cv, rng, level)) >= POWER
+        return min(power(claim, with_repetitions(rows, want), cv, rng, level, prior)) >= POWER
     if reps >= MAX_REPETITIONS or not ok(MAX_REPETITIONS):
         return None
     low, high = reps, MAX_REPETITIONS  # power grows with repetitions: bisect for the fewest
@@ -289,7 +290,9 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None):
         rows = synthetic_tidy(claim, runs)
         cv, cv_from = noise_cv(scale_cfg, claim, scale)
         level = _slope_level(claim, rows) if claim["measure"].get("statistic") == "slope" else 1.0
-        p_yes, p_no = power(claim, rows, cv, rng, level)
+        # at one repetition a point the verdicts borrow the scale's measured noise, and so does the simulation
+        prior = claims_prior.from_scale(claim, scale_cfg, scale)
+        p_yes, p_no = power(claim, rows, cv, rng, level, prior)
         line = (f"{claim['id']}: P(reproduced | paper) {p_yes:.2f}, P(not reproduced | outside) {p_no:.2f} "
                 f"[{len(rows)} rows, CV {cv:g}: {cv_from}]")
         if claim["id"] in under:
@@ -303,13 +306,13 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None):
             continue
         if min(p_yes, p_no) < POWER:
             failed.append(claim["id"])
-            fix_text = _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates, wants)
+            fix_text = _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates, wants, prior)
             line += "  FAIL: " + fix_text
             if reasons is not None:
                 reasons[claim["id"]] = (f"P(reproduced | paper) {p_yes:.2f}, P(not reproduced | outside) {p_no:.2f} "
                                         f"at {_repetitions(scale_cfg, claim)} repetitions, CV {cv:g} ({cv_from}); {fix_text}")
         else:
-            passing.append((claim, rows, cv, level))
+            passing.append((claim, rows, cv, level, prior))
         out(line)
         lines.append(line)
     for text in _per_figure(wants, runs_of, estimates, scale):
@@ -324,7 +327,7 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None):
     return failed
 
 
-def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates, wants):
+def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates, wants, prior=None):
     """What to change: the claim, or its figures' repetitions (with the price);
     `wants` collects, per figure set, the repetitions its claims need."""
     reps = _repetitions(scale_cfg, claim)
@@ -334,7 +337,7 @@ def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates
     if text:
         need["unrun"] += 1
         return text
-    want = fix(claim, rows, cv, reps, rng, level)
+    want = fix(claim, rows, cv, reps, rng, level, prior)
     if want is None:
         need["unreachable"] += 1
         return (f"no repetition count up to {MAX_REPETITIONS} reaches {POWER}: fix the claim (its selectors, "
@@ -421,8 +424,8 @@ def _fewer(passing, wants, runs_of, estimates, scale, scale_cfg, rng):
             continue
 
         def ok(reps, items=items):
-            return all(min(power(c, with_repetitions(rows, reps), cv, rng, level)) >= POWER
-                       for c, rows, cv, level in items)
+            return all(min(power(c, with_repetitions(rows, reps), cv, rng, level, prior)) >= POWER
+                       for c, rows, cv, level, prior in items)
         low, high = 1, have  # ok(have) holds: every one of them passed there
         while high - low > 1:
             mid = (low + high) // 2

@@ -18,19 +18,25 @@ def per_member(claim):
     return "members" in paper or ("direction" in paper and kind in MEMBER_KINDS) or "range" in paper
 
 
-def decide(claim, members):
+def decide(claim, members, prior=None):
     """members: name -> list of arrays (S, n) on the test's scale, one per
-    point (an empty list: the member has no data). Returns a dict of arrays
-    over the S simulations: verdict, est/low/high of the aggregate (the mean
-    over members of each member's mean over its points), and per member
-    (name -> est, low, high, verdict)."""
+    point (an empty list: the member has no data). prior: (sd of a sample,
+    df, where from) the claim borrows when its own samples give df 0
+    (lsmrepro/claims_prior.py), or None. Returns a dict of arrays over the S
+    simulations: verdict, est/low/high of the aggregate (the mean over
+    members of each member's mean over its points), and per member (name ->
+    est, low, high, verdict); own_df, the df of the samples themselves, and
+    borrowed, where the noise came from when they had none."""
     m, paper, rule = claim["measure"], claim["paper"], claim["rule"]
     cells = [x for pts in members.values() for x in pts]
     if not cells:
         return {"verdict": np.array([st.NO_DATA]), "est": np.array([np.nan]), "low": np.array([np.nan]),
-                "high": np.array([np.nan]), "df": 0, "members": {}, "n": 0, "sd": np.array([np.nan])}
+                "high": np.array([np.nan]), "df": 0, "own_df": 0, "members": {}, "n": 0, "sd": np.array([np.nan])}
     S = cells[0].shape[0]
     s2, df = st.pooled_variance(cells)
+    own_df, borrowed = df, None
+    if not df and prior is not None:
+        s2, df, borrowed = np.full(S, float(prior[0]) ** 2), int(prior[1]), prior[2]
     est, se = {}, {}
     members = {**{k: [] for k in _judged(claim, members)}, **members}  # a paper member never seen: no data
     for name, pts in members.items():
@@ -42,8 +48,8 @@ def decide(claim, members):
     weights = [1 / (len(seen) * len(pts)) for pts in seen.values() for _ in pts]
     agg, agg_se = st.combination(cells, weights, s2)
     hw = st.half_width(agg_se, df)
-    out = {"est": agg, "low": agg - hw, "high": agg + hw, "df": df, "n": sum(x.shape[-1] for x in cells),
-           "sd": np.sqrt(s2)}
+    out = {"est": agg, "low": agg - hw, "high": agg + hw, "df": df, "own_df": own_df, "borrowed": borrowed,
+           "n": sum(x.shape[-1] for x in cells), "sd": np.sqrt(s2)}
     kind = rule["kind"]
     judged = _judged(claim, members)
     mem = {k: {"est": est[k], "low": est[k] - st.half_width(se[k], df), "high": est[k] + st.half_width(se[k], df)}

@@ -138,6 +138,44 @@ def test_one_repetition_gives_no_interval():
     assert r["verdict"] == "inconclusive" and "df 0" in r["detail"]
 
 
+def _one_rep_figure(speedups, repeated_spread):
+    """A figure whose claimed points (engine wisckey/bourbon per dataset)
+    ran once, beside another of its points (engine leveldb) run four times
+    with a log sd of about `repeated_spread`."""
+    t = _speedups(speedups, reps=1)
+    other = [{"run": f"l-{rep}", "repetition": rep, "dataset": "fb", "engine": "leveldb", "metric": "latency_mean",
+              "value": 100.0 * math.exp(repeated_spread * x)} for rep, x in enumerate((-1.2, -0.4, 0.4, 1.2))]
+    return pd.concat([t, _frame(other)], ignore_index=True).assign(study="baseline", experiment="point")
+
+
+def test_one_repetition_borrows_this_runs_noise_and_can_pass_and_fail():
+    c = _claim(GROUP, {"value": 1.5}, {"kind": "magnitude", "tolerance": 0.1})
+    quiet = claims.check("baseline", _one_rep_figure({"fb": 1.5, "osm": 1.5}, 0.01), [c]).iloc[0]
+    assert quiet["verdict"] == "reproduced"
+    assert "noise borrowed from this run's baseline/point latency_mean" in quiet["detail"]
+    assert quiet["noise_df"] == 0 and math.isnan(quiet["noise_sd"])  # never fed back as the claim's own
+    off = claims.check("baseline", _one_rep_figure({"fb": 2.5, "osm": 2.5}, 0.01), [c]).iloc[0]
+    assert off["verdict"] == "not reproduced"
+    # a noisy figure borrows a wide interval: the same data no longer decide
+    noisy = claims.check("baseline", _one_rep_figure({"fb": 1.5, "osm": 1.5}, 0.3), [c]).iloc[0]
+    assert noisy["verdict"] == "inconclusive"
+
+
+def test_one_repetition_borrows_the_scales_measured_noise_not_a_declared_one():
+    c = _claim(GROUP, {"value": 1.5}, {"kind": "magnitude", "tolerance": 0.1})
+    tidy = _speedups({"fb": 1.5, "osm": 1.5}, reps=1).assign(study="baseline", experiment="point")
+    measured = {"noise": {"default": 0.1, "figures": {"baseline/point": {
+        "cv": 0.02, "df": 20, "sd": 0.015, "source": "r", "metrics": {"latency_mean": {"cv": 0.02, "df": 20}}}}}}
+    r = claims.check("baseline", tidy, [c], scale="x", scale_cfg=measured).iloc[0]
+    assert r["verdict"] == "reproduced" and "config/scales/x.yaml noise" in r["detail"]
+    far = claims.check("baseline", _speedups({"fb": 2.5, "osm": 2.5}, reps=1).assign(study="baseline", experiment="point"),
+                       [c], scale="x", scale_cfg=measured).iloc[0]
+    assert far["verdict"] == "not reproduced"
+    declared = {"noise": {"default": 0.02}}
+    r = claims.check("baseline", tidy, [c], scale="x", scale_cfg=declared).iloc[0]
+    assert r["verdict"] == "inconclusive" and "df 0" in r["detail"]
+
+
 def test_ordering_holds_only_when_every_pair_does():
     rows = [{"run": f"{ix}-{rep}", "repetition": rep, "index": ix, "metric": "index_bytes", "value": v + rep}
             for ix, v in (("pgm", 10.0), ("rmi", 20.0), ("fp", 50.0), ("alex", 80.0)) for rep in range(3)]

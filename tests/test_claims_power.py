@@ -171,6 +171,25 @@ def test_a_trend_pairs_its_two_ends_per_repetition_in_the_simulation():
     assert p_yes >= 0.9 and p_no >= 0.9
 
 
+def test_one_repetition_decides_with_the_scales_measured_noise_and_not_with_a_declared_one():
+    """At one repetition a point the verdicts borrow the scale's measured
+    noise (paper/README.md, rule 10); the simulation judges the same way."""
+    c = _claim("once", {"kind": "ratio", "numerator": {"metric": "latency_mean", "engine": "rocksdb"},
+                        "denominator": {"metric": "latency_mean", "engine": "leveldb"},
+                        "pair_on": ["dataset", "repetition"]},  # a point per dataset, one sample each
+               {"value": 0.8}, {"kind": "magnitude", "tolerance": 0.25})
+    rows = claims_power.with_repetitions(claims_power.synthetic_tidy(c, claims_power._runs_tidy(
+        claims_power.studies.runs(load_scale("smoke"), study="baseline"))), 1)
+    rng = claims_power.np.random.default_rng(1)
+    assert claims_power.power(c, rows, 0.03, rng) == (0.0, 0.0)  # nothing borrowed: df 0 decides nothing
+    cfg = {"noise": {"default": 0.1, "figures": {"baseline/point": {"cv": 0.03, "df": 30, "sd": 0.025, "source": "r"}}}}
+    prior = claims.claims_prior.from_scale(c, cfg, "x")
+    assert prior[1] == 30 and prior[0] == pytest.approx(0.03 * 2 ** 0.5)  # a ratio: two runs' noise
+    p_yes, p_no = claims_power.power(c, rows, 0.03, rng, prior=prior)
+    assert p_yes >= 0.9 and p_no >= 0.9
+    assert claims.claims_prior.from_scale(c, {"noise": {"default": 0.03}}, "x") is None
+
+
 @pytest.mark.skipif(os.environ.get("CLAIMS_POWER_LOCAL") != "1",
                     reason="on by default once local's noise is measured and its repetitions or claims_underpowered "
                            "set from it (issue 30); CLAIMS_POWER_LOCAL=1 runs it now")
