@@ -257,6 +257,11 @@ def aggregate(paths, out):
             continue
         log = runlog.read(path)
         base = factors_of(log)
+        # a run that completed is `failed` 0, so a claim that a run fails can be
+        # judged not reproduced when it does not (a failed run's row is 1); its
+        # source is the end record, whose status runlog.read checked is "ok"
+        rows.append({**base, "metric": "failed", "op": "", "subset": "", "value": 0, "unit": "",
+                     "source": f"{path}:{log.records[-1].line}"})
         rows += rows_of(log, base)
         rows += regime.run_rows(log, base, report)  # regime_* metrics (lsmrepro/regime.py)
         if report:

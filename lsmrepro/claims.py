@@ -62,7 +62,7 @@ def evaluate(claim, tidy, prior=None):
     back = lambda x: spec.from_scale(m, float(x[0]))  # noqa: E731
     out = {"measured": back(r["est"]), "ci_low": back(r["low"]), "ci_high": back(r["high"]), "n": r["n"],
            "verdict": str(r["verdict"][0]), "df": r["df"], "own_df": r["own_df"], "borrowed": r.get("borrowed"),
-           "sd": float(r["sd"][0])}
+           "unpaired": r.get("unpaired", []), "sd": float(r["sd"][0])}
     out["members"] = {k: {"value": back(v["est"]), "low": back(v["low"]), "high": back(v["high"]),
                           **({"verdict": str(v["verdict"][0])} if "verdict" in v else {}),
                           **({"paper": claim["paper"]["members"][k]} if "members" in claim["paper"] else {})}
@@ -108,6 +108,8 @@ def _detail(claim, out, dropped):
     if mem:
         parts.append("; ".join(f"{k}: {_fmt(v['value'])} [{_fmt(v['low'])}, {_fmt(v['high'])}]"
                                + (f" {v['verdict']}" if "verdict" in v else "") for k, v in mem.items()))
+    if out["unpaired"]:
+        parts.append(f"left out, no paired samples in this run: {', '.join(out['unpaired'])}")
     if out["n"] and not out["df"]:
         parts.append("no repetitions to estimate noise (df 0)")
     elif out["n"] and out["borrowed"]:
@@ -142,8 +144,9 @@ def expected_text(claim):
         return f"in {fmt(*spec.band(m, paper['value'], r['tolerance']))}"
     if "members" in paper:
         return "each member in " + ", ".join(f"{k} {fmt(*spec.band(m, v, r['tolerance']))}" for k, v in paper["members"].items())
-    lo, hi = paper["range"]
-    return f"set min in {fmt(*spec.band(m, lo, r['tolerance']))}, max in {fmt(*spec.band(m, hi, r['tolerance']))}"
+    ends = [f"set {name} in {fmt(*spec.band(m, v, r['tolerance']))}"
+            for name, v in zip(("min", "max"), paper["range"]) if v is not None]
+    return ", ".join(ends)
 
 
 def paper_value_text(paper):
@@ -153,7 +156,9 @@ def paper_value_text(paper):
     if "members" in paper:
         return ", ".join(f"{k}: {v:g}" for k, v in paper["members"].items()) + mark
     if "range" in paper:
-        return f"{paper['range'][0]:g}–{paper['range'][1]:g}{mark}"
+        lo, hi = paper["range"]
+        text = f"up to {hi:g}" if lo is None else f"at least {lo:g}" if hi is None else f"{lo:g}–{hi:g}"
+        return text + mark
     return f"{paper['direction']} (sign only)"
 
 

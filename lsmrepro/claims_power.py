@@ -191,11 +191,15 @@ def _truths(claim, names):
         elif "members" in paper:
             rest = np.mean([to_scale(m, v) for v in paper["members"].values()])
             at = {k: to_scale(m, paper["members"][k]) if k in paper["members"] else rest for k in names}
-        else:  # range: the members spread evenly from the paper's min to its max
-            lo, hi = (to_scale(m, v) for v in paper["range"])
+        else:  # range: the members spread evenly from the paper's min to its max (a null end: a band's width off)
+            given = next(v for v in reversed(paper["range"]) if v is not None)
+            width = np.subtract(*reversed(band(m, given, r["tolerance"])))
+            lo, hi = (to_scale(m, v) if v is not None else None for v in paper["range"])
+            lo, hi = (hi - width if lo is None else lo), (lo + width if hi is None else hi)
             at = {k: lo + (hi - lo) * i / max(len(names) - 1, 1) for i, k in enumerate(sorted(names))}
         ref = paper.get("value", np.mean(list(paper.get("members", {"": 1}).values())))
-        b_lo, b_hi = band(m, ref if "range" not in paper else paper["range"][1], r["tolerance"])
+        ref = ref if "range" not in paper else next(v for v in reversed(paper["range"]) if v is not None)
+        b_lo, b_hi = band(m, ref, r["tolerance"])
         shift = b_hi - b_lo  # twice the half-width: the truth lies a half-width beyond the band's edge
         return at, [{k: v + shift for k, v in at.items()}, {k: v - shift for k, v in at.items()}]
     if kind == "direction":

@@ -73,14 +73,30 @@ def decide(claim, members, prior=None):
         needed = math.ceil(m.get("min_share", 1.0) * len(judged) - 1e-9)
         out["verdict"] = st.verdicts(yes.sum(-1) >= needed, no.sum(-1) > len(judged) - needed)
     out["members"] = mem
+    out["unpaired"] = unpaired(claim, members)
     return out
 
 
 def _judged(claim, members):
-    """The members a per-member claim judges: the paper's, else all seen."""
+    """The members a per-member claim judges: the paper's, else those the
+    measure names (a group's `members`, an ordering's pairs: one without
+    data is "no data" and blocks the claim), else those with samples. A
+    group whose members come from the data leaves out a name without a
+    sample (one side only: an index this scale runs for one figure of the
+    pair; or no positive value on a log scale): it was never compared;
+    `unpaired` lists it."""
     if "members" in claim["paper"]:
         return list(claim["paper"]["members"])
-    return [k for k in members if k != AGGREGATE] or list(members)
+    m = claim["measure"]
+    named = [k for k in members if k != AGGREGATE]
+    if m["kind"] == "group" and "members" not in m:
+        return [k for k in named if members[k]] or named or list(members)
+    return named or list(members)
+
+
+def unpaired(claim, members):
+    """The names a group found without a sample (left out by _judged)."""
+    return [k for k in members if k != AGGREGATE and not members[k] and k not in _judged(claim, members)]
 
 
 def _test(claim, est, se, df, member):
@@ -110,7 +126,7 @@ def _range(m, paper_range, tolerance, est, se, df):
     have = ~np.isnan(E)
     if not have.any():
         return np.full(E.shape[0], st.NO_DATA)
-    bands = [band(m, v, tolerance) for v in paper_range]
+    bands = [band(m, v, tolerance) if v is not None else (-math.inf, math.inf) for v in paper_range]  # null: not judged
 
     def inside_outside(alpha):
         hw = st.half_width(SE, df, alpha)

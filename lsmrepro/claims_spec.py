@@ -79,8 +79,9 @@ def check_claim(c, path, field):
     if "min_share" in m and what not in ("members", "direction"):
         raise InputError(path, f"{field}.measure.min_share", "no min_share expected: only a claim decided per "
                          "member (paper.members or paper.direction) counts members")
-    if what == "range" and paper["range"][0] > paper["range"][1]:
-        raise InputError(path, f"{field}.paper.range", f"[min, max] expected, got {paper['range']}")
+    if what == "range" and (paper["range"] == [None, None] or None not in paper["range"]
+                            and paper["range"][0] > paper["range"][1]):
+        raise InputError(path, f"{field}.paper.range", f"[min, max] (one may be null) expected, got {paper['range']}")
     if what == "members" and m["kind"] == "group" and "members" in m:
         unknown = set(paper["members"]) - {str(x) for x in m["members"]}
         if unknown:
@@ -112,7 +113,7 @@ def paper_numbers(paper):
     if "members" in paper:
         return {f"members.{k}": v for k, v in paper["members"].items()}
     if "range" in paper:
-        return {"range.0": paper["range"][0], "range.1": paper["range"][1]}
+        return {f"range.{i}": v for i, v in enumerate(paper["range"]) if v is not None}
     return {}
 
 
@@ -121,10 +122,11 @@ def relative_change(m):
 
 
 def log_scale(m):
-    """Every measure but a slope is a positive quantity or a ratio of two,
-    judged as a log: ratios as paired log-ratios (geometric means), a
-    relative change r as log(1 + r)."""
-    return not (m["kind"] == "trend" and m.get("statistic") == "slope")
+    """Every measure but a slope and a value declared `scale: linear` (a 0/1
+    outcome) is a positive quantity or a ratio of two, judged as a log:
+    ratios as paired log-ratios (geometric means), a relative change r as
+    log(1 + r)."""
+    return not ((m["kind"] == "trend" and m.get("statistic") == "slope") or m.get("scale") == "linear")
 
 
 def to_scale(m, v):

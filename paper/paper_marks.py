@@ -66,8 +66,9 @@ def marks(claim):
         return []
     if "members" in paper:
         items = list(paper["members"].items())
-    elif "range" in paper:
-        items = [(None, tuple(paper["range"]))]
+    elif "range" in paper:  # a null end ("up to"): the given end, as a line
+        given = [v for v in paper["range"] if v is not None]
+        items = [(None, tuple(paper["range"]) if len(given) == 2 else given[0])]
     else:
         items = [(None, paper["value"])]
     out = []

@@ -6,6 +6,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from base.atomic import atomic_path, write_text  # noqa: E402
@@ -55,8 +56,9 @@ def metric(rows, name, **where):
 
 
 def failures(rows):
-    """One row per failed run: its factors and the reason (tidy `note`)."""
-    return rows[rows["metric"] == "failed"]
+    """One row per failed run: its factors and the reason (tidy `note`); a
+    run that completed has `failed` 0."""
+    return rows[(rows["metric"] == "failed") & (pd.to_numeric(rows["value"], errors="coerce") == 1)]
 
 
 def mark_failures(fig, rows, by=("engine", "dataset")):

@@ -17,6 +17,9 @@ def test_every_tidy_value_is_the_number_at_its_source_line(tmp_path, make_log):
     for _, row in tidy.iterrows():
         path, line = row["source"].rsplit(":", 1)
         record = json.loads(open(path).read().splitlines()[int(line) - 1])
+        if row["metric"] == "failed":  # a completed run: 0 at its end record, status ok
+            assert row["value"] == 0 and record["type"] == "end" and record["status"] == "ok"
+            continue
         flat = [v for v in record.values() if isinstance(v, (int, float))]
         for part in ("per_op", "steps", "counters"):
             flat += [v for v in record.get(part, {}).values() if isinstance(v, (int, float))]
@@ -98,7 +101,9 @@ def test_failed_run_becomes_one_failed_row_with_its_reason(tmp_path, make_log):
     bench.failed_record(failed, "load", "lipp: cannot build on duplicate-heavy keys", 2, meta, manifest)
     aggregate.aggregate([make_log(), failed], tmp_path / "t.csv")
     tidy = pd.read_csv(tmp_path / "t.csv")
-    row = tidy[tidy["metric"] == "failed"].iloc[0]
+    failed_rows = tidy[tidy["metric"] == "failed"]
+    assert sorted(failed_rows["value"]) == [0, 1]  # the completed run's 0 beside the failure's 1
+    row = failed_rows[failed_rows["value"] == 1].iloc[0]
     assert row["engine"] == "leveldb-learned" and row["index"] == "lipp" and row["dataset"] == "osm"
     assert row["note"] == "lipp: cannot build on duplicate-heavy keys" and row["source"] == f"{failed}:1"
 

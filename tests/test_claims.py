@@ -132,6 +132,21 @@ def test_direction_per_member_wrong_side_and_no_effect_fail():
     assert claims.evaluate(c, _speedups({"fb": 1.1, "osm": 1.1}, reps=2, spread=0.5))["verdict"] == "inconclusive"
 
 
+def test_a_name_on_one_side_only_is_left_out_and_named_but_a_named_member_blocks():
+    tidy = _speedups({"fb": 1.5, "osm": 1.5})
+    tidy = pd.concat([tidy, _frame([{"run": f"w-uni-{rep}", "repetition": rep, "dataset": "uniform",
+                                     "engine": "wisckey", "metric": "latency_mean", "value": 100.0}
+                                    for rep in range(4)])], ignore_index=True)
+    c = _claim(GROUP, {"direction": "greater"}, {"kind": "direction", "than": 1.0})
+    r = claims.evaluate(c, tidy)
+    assert r["verdict"] == "reproduced" and sorted(r["members"]) == ["fb", "osm"]
+    assert "left out, no paired samples in this run: uniform" in r["detail"]
+    named = _claim(dict(GROUP, members=["fb", "osm", "uniform"]), {"direction": "greater"},
+                   {"kind": "direction", "than": 1.0})
+    r = claims.evaluate(named, tidy)
+    assert r["verdict"] == "inconclusive" and r["members"]["uniform"]["verdict"] == "no data"
+
+
 def test_one_repetition_gives_no_interval():
     c = _claim(GROUP, {"value": 1.5}, {"kind": "magnitude", "tolerance": 0.1})
     r = claims.evaluate(c, _speedups({"fb": 1.5, "osm": 1.5}, reps=1))
