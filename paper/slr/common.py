@@ -1,21 +1,23 @@
-"""What the slr study's figures share: the four search mechanisms as the
-paper names them, the datasets' keys (SOSD files), and least-squares
-segment fits (the linearity §3 speaks of)."""
+"""What the slr study's figures share: the search mechanisms as the paper
+names them (with binary search twice: LevelDB's own reader, the paper's
+baseline, and SLR's reader, which counts comparisons), the datasets' keys
+(SOSD files), and least-squares segment fits (the linearity §3 speaks of)."""
 import json
 
 import numpy as np
 
 # `slr` option value -> the paper's name (Fig. 8's order).
 MECHANISMS = {
+    "off": "binary search\n(LevelDB's reader)",
     "binary": "binary search",
     "eq": "equal-size SLR",
     "ea": "error-aware SLR",
     "eq-bad": "equal-size SLR\nwith bad segments",
 }
-COLORS = {"binary": "#4c72b0", "eq": "#dd8452", "ea": "#55a868", "eq-bad": "#c44e52"}
+COLORS = {"off": "#8c8c8c", "binary": "#4c72b0", "eq": "#dd8452", "ea": "#55a868", "eq-bad": "#c44e52"}
 # Line styles that keep coinciding curves visible (eq-bad equals eq where no
 # segment is bad; ea equals binary where its model was abandoned).
-STYLES = {"binary": ("o", "-"), "eq": ("s", "-"), "ea": ("^", "--"), "eq-bad": ("x", ":")}
+STYLES = {"off": ("d", "-"), "binary": ("o", "-"), "eq": ("s", "-"), "ea": ("^", "--"), "eq-bad": ("x", ":")}
 KV_BYTES = 8 + 64  # key + value of every loaded pair (experiments.yaml: be64 keys, value_bytes 64)
 
 
