@@ -121,6 +121,17 @@ def test_range_is_the_sets_min_and_max_never_each_member_against_the_range():
     assert claims.evaluate(c, narrow)["verdict"] == "not reproduced"  # the set does not span the paper's range
 
 
+def test_up_to_judges_the_sets_max_alone():
+    """'up to 1.6x' is a range with a null lower end: the set's max is judged
+    against 1.6, its min is free; the expected text and the paper's number
+    say so."""
+    c = _claim(GROUP, {"range": [None, 1.6]}, {"kind": "range", "tolerance": 0.1})
+    r = claims.evaluate(c, _speedups({"fb": 1.05, "osm": 1.3, "wiki": 1.6}))
+    assert r["verdict"] == "reproduced"  # fb's 1.05 is no lower end of anything
+    assert claims.evaluate(c, _speedups({"fb": 1.05, "osm": 1.1, "wiki": 1.2}))["verdict"] == "not reproduced"
+    assert claims.expected_text(c) == "set max in [1.455, 1.76]" and claims.paper_value_text(c["paper"]) == "up to 1.6"
+
+
 def test_direction_per_member_wrong_side_and_no_effect_fail():
     c = _claim(GROUP, {"direction": "greater"}, {"kind": "direction", "than": 1.0})
     assert claims.evaluate(c, _speedups({"fb": 1.5, "osm": 1.3}))["verdict"] == "reproduced"
@@ -285,6 +296,12 @@ def test_claims_file_is_valid_and_bad_claims_are_rejected(tmp_path):
 def test_paper_and_rule_must_fit(tmp_path, paper, rule, field, words):
     message = _rejected(tmp_path, _claim(VALUE, paper, rule))
     assert f"claims.yaml: {field}: " in message and words in message
+
+
+def test_a_range_needs_at_least_one_end_in_order(tmp_path):
+    for bad in ([None, None], [2.0, 1.0]):
+        message = _rejected(tmp_path, _claim(GROUP, {"range": bad}, {"kind": "range", "tolerance": 0.1}))
+        assert "claims.0.paper.range" in message and "one may be null" in message
 
 
 def test_bound_is_the_baseline_studys_alone(tmp_path):
