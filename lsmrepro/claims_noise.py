@@ -82,14 +82,11 @@ def _up(x):
 
 def claim_metrics(claims):
     """(study, experiment) -> the metrics the claims select there."""
+    from lsmrepro.claims_prior import metrics  # claims_prior imports this module
     out = {}
     for c in claims:
-        m = c["measure"]
         for exp in cm.experiments(c):
-            for key in cm.SELECTORS:
-                wanted = m.get(key, {}).get("metric")
-                if wanted:
-                    out.setdefault((c["study"], exp), set()).update(wanted if isinstance(wanted, list) else [wanted])
+            out.setdefault((c["study"], exp), set()).update(metrics(c))
     return out
 
 
