@@ -18,25 +18,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import yaml
-from scipy import stats as sps
 
 from base.errors import InputError
 from base.yamlio import validate
 from lsmrepro import claims_measure as cm
+from lsmrepro.claims_prior import CONFIDENCE, metrics, sample_sd, upper_sd
+from lsmrepro.claims_spec import log_scale
 
-CONFIDENCE = 0.8  # the bound's one-sided level
 # The CV of a metric measured without any spread between repetitions (a
 # size one load fixes): a floor, so the power check still draws some noise.
 CV_FLOOR = 0.001
 # Columns that differ between the repetitions of one point (or describe a
 # row, not the point): everything else names the point a value belongs to.
 RUN_COLUMNS = {"repetition", "run", "value", "unit", "source", "note", "build_id", "fingerprint", "node", "image"}
-
-
-def upper_sd(sd, df, confidence=CONFIDENCE):
-    """The one-sided upper confidence bound of sigma from a pooled sd with df
-    degrees of freedom: sd * sqrt(df / chi2_{1-confidence}(df))."""
-    return sd * math.sqrt(df / sps.chi2.ppf(1 - confidence, df))
 
 
 def within_point(tidy):
@@ -82,7 +76,6 @@ def _up(x):
 
 def claim_metrics(claims):
     """(study, experiment) -> the metrics the claims select there."""
-    from lsmrepro.claims_prior import metrics  # claims_prior imports this module
     out = {}
     for c in claims:
         for exp in cm.experiments(c):
@@ -120,10 +113,8 @@ def claim_estimates(results, claims, source):
     of one run the power check draws, so that its simulated samples are as
     noisy as the real ones were: whatever the two sides of a pair share
     (they run minutes apart, paper/README.md "Run order") is in it. A
-    ratio's sample is two runs' noise (claims_power.sigma); a slope's is
+    ratio's sample is two runs' noise (claims_prior.sample_sd); a slope's is
     linear, not a CV, and keeps its figure's."""
-    from lsmrepro.claims_power import sigma
-    from lsmrepro.claims_spec import log_scale
     by_id = {c["id"]: c for c in claims}
     out = {}
     for f in sorted(Path(results, "claims").glob("*.csv")):
@@ -138,7 +129,7 @@ def claim_estimates(results, claims, source):
             if not log_scale(m) or m.get("statistic") == "slope":
                 continue
             df = int(r.noise_df)
-            cv = min(max(_up(upper_sd(r.noise_sd, df) / sigma(m, 1.0)), CV_FLOOR), 2.0)  # the schema's most
+            cv = min(max(_up(upper_sd(r.noise_sd, df) / sample_sd(m, 1.0)), CV_FLOOR), 2.0)  # the schema's most
             out[r.claim] = {"cv": cv, "df": df,
                             "sd": round(float(r.noise_sd), 4), "source": source}
     return out

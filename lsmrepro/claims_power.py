@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from lsmrepro import aggregate, studies
+from lsmrepro import studies
 from lsmrepro import claims_measure as cm
 from lsmrepro import claims_prior
 from lsmrepro import claims_rule as rule
@@ -35,45 +35,9 @@ SEED = 30
 
 
 def noise_cv(scale_cfg, claim, scale):
-    """(CV of one run's metric for a claim, where it came from): noise_estimate's."""
-    cv, _, text = noise_estimate(scale_cfg, claim, scale)
+    """(CV of one run's metric for a claim, where it came from): claims_prior.noise_estimate's."""
+    cv, _, text = claims_prior.noise_estimate(scale_cfg, claim, scale)
     return cv, text
-
-
-def noise_estimate(scale_cfg, claim, scale):
-    """(CV of one run's metric for a claim, the df it was measured at or
-    None where declared, where it came from), from
-    config/scales/<scale>.yaml `noise:`: the CV measured from the claim's
-    own paired samples (noise.claims), else its figure's measured CV of every
-    metric it selects (the largest), else the declared CV of every metric
-    it selects (sizes one load fixes), else its figure's (measured or
-    declared; a claim reading other experiments: the largest of theirs),
-    else its study's, else the default."""
-    noise = scale_cfg.get("noise")
-    if noise is None:
-        raise InputError(f"config/scales/{scale}.yaml", "noise", "a noise section (default CV of one run's "
-                         "metric) expected for --power")
-    own = noise.get("claims", {}).get(claim["id"])
-    if own is not None:
-        return own["cv"], own["df"], f"its own paired samples measured (df {own['df']})"
-    per_metric, study = noise.get("metrics", {}), claim["study"]
-    metrics = claims_prior.metrics(claim)
-    figs = noise.get("figures", {})
-    names = [f"{study}/{claim['figure']}"]
-    names = names if names[0] in figs else [f"{study}/{e}" for e in sorted(cm.experiments(claim)) if f"{study}/{e}" in figs]
-    entries = {n: figs[n] for n in names if n in figs}
-    measured = {n: e.get("metrics", {}) for n, e in entries.items() if isinstance(e, dict)}
-    if metrics and measured and all(metrics <= set(per) for per in measured.values()):
-        n, x = max(((n, per[x]) for n, per in measured.items() for x in metrics), key=lambda t: t[1]["cv"])
-        return x["cv"], x["df"], f"{n} measured for its metrics (df {x['df']})"
-    if metrics and metrics <= set(per_metric):
-        return max(per_metric[x] for x in metrics), None, "its metrics declared"
-    if entries:
-        n, e = max(entries.items(), key=lambda t: t[1]["cv"] if isinstance(t[1], dict) else t[1])
-        return (e["cv"], e["df"], f"{n} measured (df {e['df']})") if isinstance(e, dict) else (e, None, f"{n} declared")
-    if study in noise.get("studies", {}):
-        return noise["studies"][study], None, f"study {study} declared"
-    return noise["default"], None, "default declared"
 
 
 sigma = claims_prior.sample_sd  # the sd of one sample on the test's scale, from a run's CV
