@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from base.errors import InputError
-from lsmrepro import claims, claims_noise, claims_power
+from lsmrepro import claims, claims_noise, claims_power, claims_prior
 from lsmrepro.studies import CONFIG_DIR, load_scale
 
 CLAIM = {"id": "c", "study": "s", "figure": "f", "measure": {"kind": "value", "where": {"experiment": "f", "metric": "lat"}}}
@@ -143,9 +143,9 @@ def test_a_claims_own_paired_noise_is_measured_written_and_read_first(tmp_path):
                   "noise_df": [10, 4, 5, 0]}).to_csv(tmp_path / "claims" / "s.csv", index=False)
     own = claims_noise.claim_estimates(tmp_path, [ratio, CLAIM, slope], "results/x of today")
     assert sorted(own) == ["c", "r"]
-    assert own["r"]["cv"] == pytest.approx(claims_noise.upper_sd(0.2, 10) / np.sqrt(2), abs=0.001)
-    assert own["r"]["cv"] >= claims_noise.upper_sd(0.2, 10) / np.sqrt(2)  # rounded up, never below
-    assert own["c"]["cv"] == pytest.approx(claims_noise.upper_sd(0.1, 4), abs=0.001) and own["c"]["df"] == 4
+    assert own["r"]["cv"] == pytest.approx(claims_prior.upper_sd(0.2, 10) / np.sqrt(2), abs=0.001)
+    assert own["r"]["cv"] >= claims_prior.upper_sd(0.2, 10) / np.sqrt(2)  # rounded up, never below
+    assert own["c"]["cv"] == pytest.approx(claims_prior.upper_sd(0.1, 4), abs=0.001) and own["c"]["df"] == 4
     path = _scale_dir(tmp_path / "config")
     claims_noise.write(path, {"s/f": {"cv": 0.05, "df": 9, "source": "results/x of today"}}, own)
     cfg = load_scale("smoke", tmp_path / "config")
