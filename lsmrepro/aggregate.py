@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from lsmrepro import bench, engine_rows, regime, runlog
+from lsmrepro import bench, engine_rows, regime, runlog, studies
 from base.atomic import atomic_path
 from base.errors import InputError, cli
 
@@ -35,6 +35,15 @@ SETUP_FIELDS = {"loaded_keys": ("workload", "loaded_keys"), "key_bytes": ("workl
 # the DobLIX agent's state: claims may select by them.
 ENGINE_COLUMNS = engine_rows.columns()
 FACTOR_KEYS = ("study", "experiment", "scale", "dataset", "repetition")
+# A point's id names a dimension briefly (studies.ID_NAMES: value_bytes is
+# "value"); where that is a tidy column of its own the factor keeps its
+# dimension's name, or the value size would overwrite the metric's value.
+FACTOR_COLUMNS = {short: full for full, short in studies.ID_NAMES.items() if short in COLUMNS}
+
+
+def factor_column(name):
+    """The tidy column of the run factor `name` (as a point's id names it)."""
+    return FACTOR_COLUMNS.get(name, name)
 
 
 def _factors(path, meta, manifest, engine, build_id="", fingerprint=None):
@@ -45,7 +54,7 @@ def _factors(path, meta, manifest, engine, build_id="", fingerprint=None):
         raise InputError(path, "line 1: manifest", "the run's manifest with its factors expected "
                                                    "(lsmrepro.bench run --manifest attaches it)")
     point = meta.get("point", "")
-    factors = {k: v for k, v in manifest["factors"].items() if k not in ("engine", "dataset")}
+    factors = {factor_column(k): v for k, v in manifest["factors"].items() if k not in ("engine", "dataset")}
     rep = int(meta["repetition"])
     return {
         **factors,

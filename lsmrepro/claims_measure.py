@@ -31,14 +31,15 @@ def _as_text(column):
 
 def _grid_options():
     """Tidy columns a run may add: every grid option of every study's spec,
-    the id names of dimensions a figure gives as a list (`key`, `order`,
-    ...), and the DobLIX agent's state columns."""
+    the columns of dimensions a figure gives as a list (`key`, `order`,
+    `value_bytes`, ...), and the DobLIX agent's state columns."""
     out = set(aggregate.ENGINE_COLUMNS)
     for _, _, fig in studies.all_figures():
         for grids in fig.get("grid", {}).values():
             for grid in (grids if isinstance(grids, list) else [grids]):
                 out |= set(grid)
-        out |= {studies.ID_NAMES.get(d, d) for d in studies.DIMENSIONS if isinstance(fig.get(d), list)}
+        out |= {aggregate.factor_column(studies.ID_NAMES.get(d, d)) for d in studies.DIMENSIONS
+                if isinstance(fig.get(d), list)}
     return out
 
 

@@ -13,13 +13,14 @@ truth at the paper's value and once outside the tolerance (paper/README.md,
 paper's value) and P(not reproduced | outside) are both >= 0.9."""
 import math
 import re
+import zlib
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import yaml
 
-from lsmrepro import studies
+from lsmrepro import aggregate, studies
 from lsmrepro import claims_measure as cm
 from lsmrepro import claims_prior
 from lsmrepro import claims_rule as rule
@@ -48,7 +49,7 @@ def _runs_tidy(runs):
     lsmrepro.aggregate names them), one row per run, as text."""
     if runs.empty:
         return pd.DataFrame(columns=["experiment", "run", "repetition"])
-    out = pd.DataFrame([{**{k: v for k, v in r.factors.items() if k != "dataset"},
+    out = pd.DataFrame([{**{aggregate.factor_column(k): v for k, v in r.factors.items() if k != "dataset"},
                          "experiment": r.figure, "dataset": r.dataset, "workload": r.workload,
                          "repetition": r.rep, "run": f"{r.figure}/{r.point}/r{r.rep}"}
                         for r in runs.itertuples()])
@@ -238,13 +239,19 @@ def underpowered(scale, scale_cfg, claims):
     return listed
 
 
+def claim_rng(claim):
+    """The claim's own random stream: its simulations do not depend on which
+    claims were simulated before it (a claim set apart as underpowered, or
+    one check with --study), so a check and its rerun agree."""
+    return np.random.default_rng([SEED, zlib.crc32(claim["id"].encode())])
+
+
 def check(scale, scale_cfg, claims, study=None, out=print, reasons=None):
     """Prints one line per claim and a summary; returns the failing claims'
     ids (a non-empty list is the exit status 1 of --power). A claim the
     scale lists as underpowered is not counted, unless it does decide: then
     the list is wrong and it fails. `reasons`, a dict, receives each failing
     claim's probabilities and fix (write_underpowered's entries)."""
-    rng = np.random.default_rng(SEED)
     runs_of, failed, lines, estimates, wants = {}, [], [], {}, {}
     under, set_apart, passing = underpowered(scale, scale_cfg, claims), [], []
     for claim in claims:
@@ -260,6 +267,7 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None):
         level = _slope_level(claim, rows) if claim["measure"].get("statistic") == "slope" else 1.0
         # at one repetition a point the verdicts borrow the scale's measured noise, and so does the simulation
         prior = claims_prior.from_scale(claim, scale_cfg, scale)
+        rng = claim_rng(claim)
         p_yes, p_no = power(claim, rows, cv, rng, level, prior)
         line = (f"{claim['id']}: P(reproduced | paper) {p_yes:.2f}, P(not reproduced | outside) {p_no:.2f} "
                 f"[{len(rows)} rows, CV {cv:g}: {cv_from}]")
@@ -285,7 +293,7 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None):
         lines.append(line)
     for text in _per_figure(wants, runs_of, estimates, scale):
         out(text)
-    for text in _fewer(passing, wants, runs_of, estimates, scale, scale_cfg, rng):
+    for text in _fewer(passing, wants, runs_of, estimates, scale, scale_cfg):
         out(text)
     judged_failed = [c for c in failed if c not in under]
     out(f"power at scale {scale}: {len(lines) - len(judged_failed)} of {len(lines)} claims can pass and can fail "
@@ -373,7 +381,7 @@ def _per_figure(wants, runs_of, estimates, scale):
         yield text
 
 
-def _fewer(passing, wants, runs_of, estimates, scale, scale_cfg, rng):
+def _fewer(passing, wants, runs_of, estimates, scale, scale_cfg):
     """Figures whose every claim that passes would still pass at fewer
     repetitions (and none of whose failing claims asks for more): the
     fewest (>= 2, for a variance), and what that saves. A claim reading
@@ -392,7 +400,7 @@ def _fewer(passing, wants, runs_of, estimates, scale, scale_cfg, rng):
             continue
 
         def ok(reps, items=items):
-            return all(min(power(c, with_repetitions(rows, reps), cv, rng, level, prior)) >= POWER
+            return all(min(power(c, with_repetitions(rows, reps), cv, claim_rng(c), level, prior)) >= POWER
                        for c, rows, cv, level, prior in items)
         low, high = 1, have  # ok(have) holds: every one of them passed there
         while high - low > 1:

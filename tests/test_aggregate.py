@@ -91,6 +91,18 @@ def test_manifest_factors_become_factor_columns(tmp_path, make_log):
     assert set(tidy["run"]) == {"point/engine=leveldb+index=pgm+position_boundary=16+dataset=uniform+workload=w/r0"}
 
 
+def test_a_value_size_factor_keeps_its_name_beside_the_metric_value(tmp_path, make_log):
+    """A point names its value size `value` (studies.ID_NAMES); as a tidy
+    column that would overwrite each row's measured value, so the column
+    is `value_bytes` and `value` stays the metric's number."""
+    log = make_log("r0.jsonl", factors={"engine": "rocksdb", "table": "block", "dataset": "OSM", "value": "1024",
+                                        "workload": "w"})
+    aggregate.aggregate([log], tmp_path / "t.csv")
+    tidy = pd.read_csv(tmp_path / "t.csv")
+    assert set(tidy["value_bytes"]) == {1024}
+    assert (tidy["value"] != 1024).any()
+
+
 def test_failed_run_becomes_one_failed_row_with_its_reason(tmp_path, make_log):
     from lsmrepro import bench
     failed = tmp_path / "r1.jsonl"
