@@ -1,6 +1,9 @@
 # Functions of the paper rules (paper/paper.smk): every study's runs come from
 # its paper/<study>/experiments.yaml through lsmrepro/studies.py; nothing
 # here is specific to one study or figure.
+import hashlib
+import json
+
 from lsmrepro import claims as lsm_claims
 from lsmrepro import studies as lsm_studies
 
@@ -95,6 +98,15 @@ def figure_tidy(scale, study, figure):
 
 def figure_claims(study, figure):
     return [c for c in CLAIMS if c["study"] == study and c["figure"] == figure]
+
+
+def scale_digest(scale):
+    """The scale's settings as one digest, a params value of the claims
+    rules: the verdicts read its noise, claims_underpowered and
+    claims_without_data, so editing them re-judges (a file input would also
+    re-judge on a comment)."""
+    text = json.dumps(SCALES[scale], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def claimed_experiments(study, figure):

@@ -218,6 +218,8 @@ rule study_claims:
     output:
         csv=f"{RESULTS}/{{scale}}/claims/{{study}}.csv",
         md=f"{RESULTS}/{{scale}}/claims/{{study}}.md",
+    params:
+        scale_settings=lambda w: scale_digest(w.scale),
     conda:
         CONDA_ENV
     log:
@@ -236,6 +238,8 @@ rule figure_claims:
     output:
         csv=f"{RESULTS}/{{scale}}/claims/{{study}}/{{figure}}.csv",
         md=f"{RESULTS}/{{scale}}/claims/{{study}}/{{figure}}.md",
+    params:
+        scale_settings=lambda w: scale_digest(w.scale),
     conda:
         CONDA_ENV
     log:
