@@ -217,7 +217,7 @@ def test_reference_job_times_scale_their_io_share_by_the_two_calibrations(tmp_pa
     # this machine has no calibration yet (a fresh clone): unscaled, and the note says so
     figures, _ = targets.estimate(tmp_path, "local")
     assert figures.set_index("target").loc["baseline/point", "seconds"] == 20.0 * (len(runs) + runs["load"].nunique())
-    assert "unscaled: this machine or the reference has no fio calibration" in \
+    assert "unscaled: this machine or the reference has no fio calibration at local" in \
         targets.reference_note(tmp_path, targets.job_times(tmp_path)[1])
 
     calibration(ref, 40000, 400)
@@ -229,3 +229,23 @@ def test_reference_job_times_scale_their_io_share_by_the_two_calibrations(tmp_pa
     assert by_study.set_index("study").loc["baseline", "seconds"] == want
     note = targets.reference_note(tmp_path, targets.job_times(tmp_path)[1])
     assert "runs x4.00 (randread-4k-qd1 iops)" in note and "loads x0.50 (seqwrite-1m bandwidth_MiBps)" in note
+
+
+def test_a_smoke_time_here_does_not_replace_the_references_time_at_the_asked_scale(tmp_path):
+    """A job this machine ran only at smoke (1 s, 20k ops) is estimated at
+    local from the reference's local time, not extrapolated from smoke; and
+    this machine's smoke calibration does not scale the reference's local
+    one (each scale runs its own fio job)."""
+    runs, ref = _reference_jobs(tmp_path, 20.0)
+    jobs = len(runs) + runs["load"].nunique()
+    for r in runs.itertuples():
+        _bench(tmp_path / "smoke", f"{r.study}/{r.figure}/{r.point}/r{r.rep}", 1.0)
+    for base, iops in ((ref, 40000), (tmp_path / "smoke", 10000)):
+        (base / "hardware").mkdir(parents=True, exist_ok=True)
+        pd.DataFrame([{"measurement": "randread-4k-qd1", "iops": iops, "bandwidth_MiBps": 100},
+                      {"measurement": "seqwrite-1m", "iops": 400, "bandwidth_MiBps": 400}]
+                     ).to_csv(base / "hardware" / "calibration.csv", index=False)
+    assert targets.device_ratios(tmp_path, "local") is None
+    figures, _ = targets.estimate(tmp_path, "local")
+    assert figures.set_index("target").loc["baseline/point", "seconds"] == 20.0 * jobs
+    assert targets.job_times(tmp_path, "local")[1] == jobs
