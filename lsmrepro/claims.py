@@ -200,6 +200,20 @@ def check(study, tidy, claims, figure=None, scale=None, scale_cfg=None):
     return pd.DataFrame(rows, columns=VERDICT_COLUMNS)
 
 
+# how set_underpowered's detail starts, and where it keeps the data's own verdict
+UNDERPOWERED, DATA_ALONE = "underpowered at scale", "; the data alone: "
+
+
+def data_alone(detail):
+    """The verdict the data gave a claim set apart as underpowered (its
+    detail, from set_underpowered), else None."""
+    detail = str(detail)
+    if not detail.startswith(UNDERPOWERED) or DATA_ALONE not in detail:
+        return None
+    rest = detail.split(DATA_ALONE, 1)[1]
+    return next((v for v in sorted(VERDICTS, key=len, reverse=True) if rest.startswith(v)), None)
+
+
 def set_underpowered(verdicts, scale, scale_cfg, claims):
     """A claim the scale cannot decide (its claims_underpowered) is
     inconclusive at it, whatever its data; the data's own verdict stays in
@@ -212,8 +226,8 @@ def set_underpowered(verdicts, scale, scale_cfg, claims):
         if was == "no data":
             continue
         out.at[i, "verdict"] = "inconclusive"
-        out.at[i, "detail"] = (f"underpowered at scale {scale} (config/scales/{scale}.yaml claims_underpowered): "
-                               f"{under[out.at[i, 'claim']]}; the data alone: {was}" + (f" ({detail})" if detail else ""))
+        out.at[i, "detail"] = (f"{UNDERPOWERED} {scale} (config/scales/{scale}.yaml claims_underpowered): "
+                               f"{under[out.at[i, 'claim']]}{DATA_ALONE}{was}" + (f" ({detail})" if detail else ""))
     return out
 
 

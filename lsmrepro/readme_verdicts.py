@@ -32,7 +32,7 @@ import pandas as pd
 
 from lsmrepro import studies
 from lsmrepro import verdict_text as vt
-from lsmrepro.claims import VERDICTS
+from lsmrepro.claims import VERDICTS, data_alone
 from base.atomic import write_text
 from base.errors import InputError, cli
 
@@ -160,8 +160,14 @@ def claims_table(claims, regime):
 def counts_line(claims, claims_path):
     said = claims["verdict"].value_counts()
     parts = [f"{int(said.get(v, 0))} {v}" for v in VERDICTS if said.get(v, 0)]
+    alone = claims["detail"].map(data_alone).dropna().value_counts()
+    under = ""
+    if len(alone):
+        split = ", ".join(f"{int(alone[v])} {v}" for v in VERDICTS if v in alone)
+        under = (f" {int(alone.sum())} of the inconclusive are underpowered at this scale (the power check's"
+                 f" claims_underpowered); their data alone: {split}.")
     return (f"**{', '.join(parts) or 'no claims'}** of {len(claims)} claims (`{_shown(claims_path)}`;"
-            " the rule that decides a verdict: paper/README.md, \"The statistical rule\").")
+            " the rule that decides a verdict: paper/README.md, \"The statistical rule\")." + under)
 
 
 def block(study, ref):

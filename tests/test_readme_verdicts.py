@@ -136,3 +136,17 @@ def test_the_repositorys_readmes_agree_with_the_shipped_reference():
     (until a reference run is shipped: the line saying none is)."""
     assert readme_verdicts.run(list(studies.registry()), REPO / "results" / "reference" / "local",
                                REPO / "paper", check=True) == []
+
+
+def test_the_counts_line_says_how_many_inconclusive_are_underpowered_and_what_their_data_said():
+    claims_ = pd.DataFrame({
+        "verdict": ["reproduced", "inconclusive", "inconclusive", "inconclusive"],
+        "detail": ["", "interval straddles the band",
+                   "underpowered at scale local (config/scales/local.yaml claims_underpowered): P 0.3; "
+                   "the data alone: not reproduced (ratio 3)",
+                   "underpowered at scale local (config/scales/local.yaml claims_underpowered): P 0.5; "
+                   "the data alone: reproduced"]})
+    line = readme_verdicts.counts_line(claims_, REPO / "results/reference/local/claims/x.csv")
+    assert line.startswith("**1 reproduced, 3 inconclusive** of 4 claims")
+    assert line.endswith(" 2 of the inconclusive are underpowered at this scale (the power check's "
+                         "claims_underpowered); their data alone: 1 reproduced, 1 not reproduced.")
