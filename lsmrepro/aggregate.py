@@ -37,7 +37,8 @@ ENGINE_COLUMNS = engine_rows.columns()
 FACTOR_KEYS = ("study", "experiment", "scale", "dataset", "repetition")
 # A point's id names a dimension briefly (studies.ID_NAMES: value_bytes is
 # "value"); where that is a tidy column of its own the factor keeps its
-# dimension's name, or the value size would overwrite the metric's value.
+# dimension's name: as `value` the row's measured number replaced it, and
+# claims that select a value size found no rows.
 FACTOR_COLUMNS = {short: full for full, short in studies.ID_NAMES.items() if short in COLUMNS}
 
 

@@ -93,8 +93,8 @@ def test_manifest_factors_become_factor_columns(tmp_path, make_log):
 
 def test_a_value_size_factor_keeps_its_name_beside_the_metric_value(tmp_path, make_log):
     """A point names its value size `value` (studies.ID_NAMES); as a tidy
-    column that would overwrite each row's measured value, so the column
-    is `value_bytes` and `value` stays the metric's number."""
+    column of that name the row's measured number replaced it, so the
+    column is `value_bytes` and `value` stays the metric's number."""
     log = make_log("r0.jsonl", factors={"engine": "rocksdb", "table": "block", "dataset": "OSM", "value": "1024",
                                         "workload": "w"})
     aggregate.aggregate([log], tmp_path / "t.csv")
