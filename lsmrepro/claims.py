@@ -17,6 +17,7 @@ paper/README.md ("The statistical rule") gives each band and test.
     python -m lsmrepro.claims --study bourbon --figure fig12 --tidy results/local/tidy/bourbon/fig12.csv ...
     python -m lsmrepro.claims --power --scale local [--study S] [--claims FILE ...]
     python -m lsmrepro.claims --power --scale local --write-underpowered
+    python -m lsmrepro.claims --power --scale local --floor
     python -m lsmrepro.claims --measure-noise results/local [--write config/scales/local.yaml]
 """
 import argparse
@@ -270,6 +271,9 @@ def main(argv=None):
     ap.add_argument("--measure-noise", metavar="RESULTS",
                     help="estimate each figure's run-to-run noise from RESULTS/tidy (results/<scale>)")
     ap.add_argument("--write", metavar="SCALE_YAML", help="with --measure-noise: write it into that scale's noise:")
+    ap.add_argument("--floor", action="store_true",
+                    help="with --power: also the fewest repetitions per figure that keep every deciding claim "
+                         "deciding, and the scale's estimated wall time now and then")
     ap.add_argument("--write-underpowered", action="store_true",
                     help="with --power (every study): write the claims it finds failing, with its probabilities and "
                          "their price, as config/scales/<scale>.yaml claims_underpowered (replacing the list)")
@@ -287,7 +291,7 @@ def main(argv=None):
             if args.study or args.figure or args.claims:
                 ap.error("--write-underpowered judges every claim: drop --study, --figure and --claims")
             return _write_underpowered(args.scale, mine)
-        if claims_power.check(args.scale, load_scale(args.scale), mine, args.study):
+        if claims_power.check(args.scale, load_scale(args.scale), mine, args.study, with_floor=args.floor):
             sys.exit(1)
         return
     missing = [f"--{k.replace('_', '-')}" for k in ("study", "tidy", "out_csv", "out_md") if not getattr(args, k)]

@@ -246,7 +246,7 @@ def claim_rng(claim):
     return np.random.default_rng([SEED, zlib.crc32(claim["id"].encode())])
 
 
-def check(scale, scale_cfg, claims, study=None, out=print, reasons=None):
+def check(scale, scale_cfg, claims, study=None, out=print, reasons=None, with_floor=False):
     """Prints one line per claim and a summary; returns the failing claims'
     ids (a non-empty list is the exit status 1 of --power). A claim the
     scale lists as underpowered is not counted, unless it does decide: then
@@ -295,6 +295,9 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None):
         out(text)
     for text in _fewer(passing, wants, runs_of, estimates, scale, scale_cfg):
         out(text)
+    if with_floor:
+        for text in floor(passing, scale, scale_cfg):
+            out(text)
     judged_failed = [c for c in failed if c not in under]
     out(f"power at scale {scale}: {len(lines) - len(judged_failed)} of {len(lines)} claims can pass and can fail "
         f"(both probabilities >= {POWER}, {S_SIM} simulations each); {len(judged_failed)} fail"
@@ -381,37 +384,85 @@ def _per_figure(wants, runs_of, estimates, scale):
         yield text
 
 
+def _by_figure(passing):
+    """(study, figure) -> the passing claims' (claim, rows, cv, level, prior) reading it."""
+    out = {}
+    for item in passing:
+        for f in cm.experiments(item[0]):
+            out.setdefault((item[0]["study"], f), []).append(item)
+    return out
+
+
+def _fewest(items, have):
+    """The fewest repetitions (>= 2, for a variance; <= have) at which every
+    claim of `items` still passes. A claim reading several figures is
+    simulated with all of them at that count, which only understates its
+    power."""
+    def ok(reps):
+        return all(min(power(c, with_repetitions(rows, reps), cv, claim_rng(c), level, prior)) >= POWER
+                   for c, rows, cv, level, prior in items)
+    low, high = 1, have  # ok(have) holds: every one of them passed there
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if ok(mid) else (mid, high)
+    return high
+
+
+def _have(scale_cfg, study, fig):
+    spec = studies.figures(study).get(fig)
+    return studies.counts(scale_cfg, study, fig, spec)["repetitions"] if spec and "ops" in spec else 0
+
+
 def _fewer(passing, wants, runs_of, estimates, scale, scale_cfg):
     """Figures whose every claim that passes would still pass at fewer
     repetitions (and none of whose failing claims asks for more): the
-    fewest (>= 2, for a variance), and what that saves. A claim reading
-    several figures is simulated with all of them at the lower count, which
-    only understates its power."""
+    fewest, and what that saves."""
     rising = {(s, f) for (s, figs), need in wants.items() if need["claims"] for f in figs}
-    by_figure = {}
-    for item in passing:
-        for f in cm.experiments(item[0]):
-            by_figure.setdefault((item[0]["study"], f), []).append(item)
     found = []
-    for (s, f), items in sorted(by_figure.items()):
-        spec = studies.figures(s).get(f)
-        have = studies.counts(scale_cfg, s, f, spec)["repetitions"] if spec else 0
+    for (s, f), items in sorted(_by_figure(passing).items()):
+        have = _have(scale_cfg, s, f)
         if (s, f) in rising or have <= 2:
             continue
-
-        def ok(reps, items=items):
-            return all(min(power(c, with_repetitions(rows, reps), cv, claim_rng(c), level, prior)) >= POWER
-                       for c, rows, cv, level, prior in items)
-        low, high = 1, have  # ok(have) holds: every one of them passed there
-        while high - low > 1:
-            mid = (low + high) // 2
-            low, high = (low, mid) if ok(mid) else (mid, high)
+        high = _fewest(items, have)
         if high < have:
             found.append(f"  {s}/{f}: repetitions {have}, its {len(items)} passing claim(s) pass with {high} too "
                          f"({_price(runs_of[s][0], estimates, scale, s, (f,), have, high)})")
     if found:
         yield f"figures whose passing claims need fewer repetitions at scale {scale} (none of their claims asks for more):"
         yield from found
+
+
+def floor(passing, scale, scale_cfg, results=None):
+    """The cheapest repetitions that keep every claim that decides deciding
+    (issue 33's question: what the scale's verdicts cost at least): per
+    figure the fewest at which its passing claims still pass, failing
+    claims' wishes ignored, figures without a passing claim unchanged; and
+    the scale's estimated wall time now and then (lsmrepro.targets, from
+    measured job times). Yields the lines --floor prints."""
+    import copy
+    from lsmrepro import targets
+    cfg = copy.deepcopy(scale_cfg)
+    figures = cfg.setdefault("counts", {}).setdefault("figures", {})
+    lowered = []
+    for (s, f), items in sorted(_by_figure(passing).items()):
+        have = _have(scale_cfg, s, f)
+        if have <= 2:
+            continue
+        fewest = _fewest(items, have)
+        if fewest < have:
+            entry = figures.setdefault(f"{s}/{f}", {})
+            entry["repetitions"] = fewest
+            if "load_repetitions" in entry:
+                entry["load_repetitions"] = min(entry["load_repetitions"], fewest)
+            lowered.append(f"  {s}/{f}: repetitions {have} -> {fewest}")
+    results = results or studies.REPO / "results"
+    now = targets.estimate(results, scale, scale_cfg=scale_cfg)[1]["seconds"].sum()
+    then = targets.estimate(results, scale, scale_cfg=cfg)[1]["seconds"].sum()
+    yield (f"floor at scale {scale}: the {len(passing)} claims that decide still decide with {len(lowered)} "
+           f"figure(s) at fewer repetitions (the rest unchanged):")
+    yield from lowered
+    yield (f"estimated wall time at scale {scale}: {now / 3600:.2f} h now, {then / 3600:.2f} h at the floor "
+           f"(lsmrepro.targets, from measured job times)")
 
 
 def _minutes(estimates, scale, study, figs, have, want):

@@ -259,13 +259,14 @@ def _startup(measured):
     return max(0.0, min(rest)) if rest else 0.0
 
 
-def estimate(results, scale, select=None):
+def estimate(results, scale, select=None, scale_cfg=None):
     """Estimated wall seconds and disk bytes at `scale` (of the runs `select`
     keeps, as --config select= does): (per figure, per study). A figure's
     row is what running it alone costs, every load it reads included; a
     study's counts each load once, as one Snakemake run of the study makes
-    it once for every figure that reads it."""
-    runs = studies.runs(studies.load_scale(scale), select=select)
+    it once for every figure that reads it. `scale_cfg`: the scale's
+    settings to price instead of config/scales/<scale>.yaml's (other counts)."""
+    runs = studies.runs(scale_cfg or studies.load_scale(scale), select=select)
     measured, _ = job_times(results, scale)
     startup = _startup(measured)
     per_scale_runs = {s: studies.runs(studies.load_scale(s)) for s in SCALES}
