@@ -11,6 +11,7 @@ the same rule code as the verdicts (lsmrepro/claims_rule.py): once with the
 truth at the paper's value and once outside the tolerance (paper/README.md,
 "Power check", says where exactly). A claim passes when P(reproduced |
 paper's value) and P(not reproduced | outside) are both >= 0.9."""
+import copy
 import math
 import re
 import zlib
@@ -432,14 +433,13 @@ def _fewer(passing, wants, runs_of, estimates, scale, scale_cfg):
         yield from found
 
 
-def floor(passing, scale, scale_cfg, results=None):
+def floor(passing, scale, scale_cfg):
     """The cheapest repetitions that keep every claim that decides deciding
     (issue 33's question: what the scale's verdicts cost at least): per
     figure the fewest at which its passing claims still pass, failing
     claims' wishes ignored, figures without a passing claim unchanged; and
     the scale's estimated wall time now and then (lsmrepro.targets, from
     measured job times). Yields the lines --floor prints."""
-    import copy
     from lsmrepro import targets
     cfg = copy.deepcopy(scale_cfg)
     figures = cfg.setdefault("counts", {}).setdefault("figures", {})
@@ -455,7 +455,7 @@ def floor(passing, scale, scale_cfg, results=None):
             if "load_repetitions" in entry:
                 entry["load_repetitions"] = min(entry["load_repetitions"], fewest)
             lowered.append(f"  {s}/{f}: repetitions {have} -> {fewest}")
-    results = results or studies.REPO / "results"
+    results = studies.REPO / "results"
     now = targets.estimate(results, scale, scale_cfg=scale_cfg)[1]["seconds"].sum()
     then = targets.estimate(results, scale, scale_cfg=cfg)[1]["seconds"].sum()
     yield (f"floor at scale {scale}: the {len(passing)} claims that decide still decide with {len(lowered)} "

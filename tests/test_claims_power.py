@@ -151,11 +151,11 @@ def test_a_figure_whose_claims_pass_with_fewer_repetitions_is_named_with_the_sav
     assert not [line for line in lines if "pass with" in line]
 
 
-def test_the_floor_lowers_a_figure_to_what_its_deciding_claims_need_and_prices_both(tmp_path):
+def test_the_floor_lowers_a_figure_to_what_its_deciding_claims_need_and_prices_both():
     """--floor (issue 33): SOUND decides at any count, so baseline/point at 8
     repetitions goes to 2, even beside a failing claim that asks for more
-    (the floor keeps what decides, not what fails); the last line prices the
-    scale now and at the floor from the job times under `results`."""
+    (the floor keeps what decides, not what fails); the next line prices the
+    scale now and at the floor from measured job times."""
     import copy
     cfg = copy.deepcopy(load_scale("smoke"))
     cfg["counts"].setdefault("figures", {})["baseline/point"] = {"repetitions": 8}
@@ -164,12 +164,12 @@ def test_the_floor_lowers_a_figure_to_what_its_deciding_claims_need_and_prices_b
     lines = []
     claims_power.check("smoke", cfg, [SOUND, needs], out=lines.append)
     assert not [line for line in lines if line.startswith("floor")]  # only when asked
-    passing = [(SOUND, claims_power.synthetic_tidy(SOUND, claims_power._runs_tidy(
-        claims_power.studies.runs(cfg, study="baseline"))), 0.05, 1.0, None)]
-    out = list(claims_power.floor(passing, "smoke", cfg, results=tmp_path))
-    assert out[0].startswith("floor at scale smoke: the 1 claims that decide") and "1 figure(s)" in out[0], out
-    assert out[1] == "  baseline/point: repetitions 8 -> 2", out
-    assert out[-1].startswith("estimated wall time at scale smoke:") and "at the floor" in out[-1], out
+    lines = []
+    claims_power.check("smoke", cfg, [SOUND, needs], out=lines.append, with_floor=True)
+    out = lines[next(i for i, line in enumerate(lines) if line.startswith("floor")):]
+    assert out[0].startswith("floor at scale smoke: the 1 claims that decide") and "1 figure(s)" in out[0], lines
+    assert out[1] == "  baseline/point: repetitions 8 -> 2", lines
+    assert out[2].startswith("estimated wall time at scale smoke:") and "at the floor" in out[2], lines
 
 
 def test_the_cli_exits_non_zero_on_a_failing_claim(tmp_path, capsys):
