@@ -294,10 +294,11 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None, with_fl
         lines.append(line)
     for text in _per_figure(wants, runs_of, estimates, scale):
         out(text)
-    for text in _fewer(passing, wants, runs_of, estimates, scale, scale_cfg):
+    known = {}
+    for text in _fewer(passing, wants, runs_of, estimates, scale, scale_cfg, known):
         out(text)
     if with_floor:
-        for text in floor(passing, scale, scale_cfg):
+        for text in floor(passing, scale, scale_cfg, known):
             out(text)
     judged_failed = [c for c in failed if c not in under]
     out(f"power at scale {scale}: {len(lines) - len(judged_failed)} of {len(lines)} claims can pass and can fail "
@@ -394,11 +395,14 @@ def _by_figure(passing):
     return out
 
 
-def _fewest(items, have):
+def _fewest(items, have, known, key):
     """The fewest repetitions (>= 2, for a variance; <= have) at which every
-    claim of `items` still passes. A claim reading several figures is
+    claim of `items` still passes, kept in `known` under `key` (--floor asks
+    again for what _fewer found). A claim reading several figures is
     simulated with all of them at that count, which only understates its
     power."""
+    if key in known:
+        return known[key]
     def ok(reps):
         return all(min(power(c, with_repetitions(rows, reps), cv, claim_rng(c), level, prior)) >= POWER
                    for c, rows, cv, level, prior in items)
@@ -406,6 +410,7 @@ def _fewest(items, have):
     while high - low > 1:
         mid = (low + high) // 2
         low, high = (low, mid) if ok(mid) else (mid, high)
+    known[key] = high
     return high
 
 
@@ -414,7 +419,7 @@ def _have(scale_cfg, study, fig):
     return studies.counts(scale_cfg, study, fig, spec)["repetitions"] if spec and "ops" in spec else 0
 
 
-def _fewer(passing, wants, runs_of, estimates, scale, scale_cfg):
+def _fewer(passing, wants, runs_of, estimates, scale, scale_cfg, known):
     """Figures whose every claim that passes would still pass at fewer
     repetitions (and none of whose failing claims asks for more): the
     fewest, and what that saves."""
@@ -424,7 +429,7 @@ def _fewer(passing, wants, runs_of, estimates, scale, scale_cfg):
         have = _have(scale_cfg, s, f)
         if (s, f) in rising or have <= 2:
             continue
-        high = _fewest(items, have)
+        high = _fewest(items, have, known, (s, f))
         if high < have:
             found.append(f"  {s}/{f}: repetitions {have}, its {len(items)} passing claim(s) pass with {high} too "
                          f"({_price(runs_of[s][0], estimates, scale, s, (f,), have, high)})")
@@ -433,7 +438,7 @@ def _fewer(passing, wants, runs_of, estimates, scale, scale_cfg):
         yield from found
 
 
-def floor(passing, scale, scale_cfg):
+def floor(passing, scale, scale_cfg, known=None):
     """The cheapest repetitions that keep every claim that decides deciding
     (issue 33's question: what the scale's verdicts cost at least): per
     figure the fewest at which its passing claims still pass, failing
@@ -448,7 +453,7 @@ def floor(passing, scale, scale_cfg):
         have = _have(scale_cfg, s, f)
         if have <= 2:
             continue
-        fewest = _fewest(items, have)
+        fewest = _fewest(items, have, {} if known is None else known, (s, f))
         if fewest < have:
             entry = figures.setdefault(f"{s}/{f}", {})
             entry["repetitions"] = fewest
