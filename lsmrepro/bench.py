@@ -172,9 +172,9 @@ def db_share_budget(db, rule):
     return max(1, int(db_bytes(db) * share) + extra)
 
 
-def make_cold(db):
-    """Evicts the database's pages; drops the page cache too when root."""
-    meta = {"cache_evicted_files": str(evict([db]))}
+def make_cold(*dbs):
+    """Evicts the databases' pages; drops the page cache too when root."""
+    meta = {"cache_evicted_files": str(evict(list(dbs)))}
     try:
         os.sync()
         with open("/proc/sys/vm/drop_caches", "w") as f:
@@ -227,14 +227,15 @@ def check_options(lsmbench_args):
                              f"an option of {Path(lsmbench_args[0]).parent.parent.name} expected ({', '.join(known)})")
 
 
-def _run_job(args, extra_meta):
-    """cgroup_run around lsmbench; returns (status, the reason of a failure)."""
+def _run_job(args, extra_meta, target=None):
+    """cgroup_run around lsmbench; returns (status, the reason of a failure).
+    `target`: lsmbench's flags naming what it runs on (default --db and --log)."""
     cmd = [sys.executable, "-m", "hardware.cgroup_run", "--memory", args.memory, "--report", args.limits]
     if getattr(args, "cache_budget", None) is not None:
         cmd += ["--cache-after-open", str(args.cache_budget), "--db-bytes", str(args.db_bytes)]
     if args.allow_unenforced:
         cmd.append("--allow-unenforced")
-    cmd += ["--", *args.lsmbench, "--db", args.db, "--log", args.log]
+    cmd += ["--", *args.lsmbench, *(target or ["--db", args.db, "--log", args.log])]
     for k, v in extra_meta.items():
         if k in _meta_of(args.lsmbench):
             continue

@@ -161,10 +161,34 @@ def _check_figure(study, fig_id, fig, path):
     for dim in DIMENSIONS:
         for v in _listed(fig.get(dim, DIMENSIONS[dim])):
             _token(v, path, f"{where}.{dim}")
+    _check_interleave(fig, path, where)
     lengths = {dim: len(fig[dim]) if isinstance(fig.get(dim), list) else None for dim in fig.get("paired", [])}
     if None in lengths.values() or len(set(lengths.values())) > 1:
         raise InputError(path, f"{where}.paired", "dimensions given as lists of one length expected, got "
                                                   + ", ".join(f"{d}: {n or 'not a list'}" for d, n in lengths.items()))
+
+
+# Workloads that write nothing: only those run interleaved, since another
+# database's background compaction would run during this one's turn.
+READ_ONLY = ("point", "range")
+
+
+def _check_interleave(fig, path, where):
+    """`interleave`: grid options of the figure's one engine, read-only workloads."""
+    if not (names := fig.get("interleave")):
+        return
+    if len(fig.get("engines", [])) != 1:
+        raise InputError(path, f"{where}.interleave", "a figure of one engine expected (the databases "
+                                                      "that take turns are opened by one lsmbench)")
+    options = {o for g in _subgrids(fig.get("grid", {}).get(fig["engines"][0], {})) for o in g}
+    for name in names:
+        if name not in options:
+            raise InputError(path, f"{where}.interleave", f"an option of the figure's grid expected "
+                                                          f"({', '.join(sorted(options))}), got {name!r}")
+    for wname, w in fig.get("workloads", {}).items():
+        if w["kind"] not in READ_ONLY:
+            raise InputError(path, f"{where}.workloads.{wname}",
+                             f"a read-only workload ({', '.join(READ_ONLY)}) in an interleaved figure, got {w['kind']!r}")
 
 
 @lru_cache(maxsize=None)
@@ -388,8 +412,26 @@ def _point_rows(study, fig_id, fig, cnt):
                             "memory_limit": fig.get("memory_limit"), "settle": fig.get("settle", "wait"),
                             "ops": cnt["ops"], "seed": fig.get("seed", 1000),
                             "run_options": [o for o in fig.get("run_options", []) if o not in shaping],
+                            "group": _group_id(factors, fig.get("interleave", [])),
                         })
     return rows
+
+
+def _group_id(factors, interleaved):
+    """The interleaved job a point's runs belong to: its id without the
+    factors whose values take turns in one process; "" when none do."""
+    if not interleaved:
+        return ""
+    return _bounded(ID_SEP.join(f"{k}={v}" for k, v in factors.items() if k not in interleaved))
+
+
+def interleave_groups(frame):
+    """(study, figure, group, rep) -> its runs, in grid order: the
+    interleaved jobs of a run table (rows whose `group` is not "")."""
+    out = {}
+    for r in frame[frame["group"] != ""].itertuples() if len(frame) else []:
+        out.setdefault((r.study, r.figure, r.group, r.rep), []).append(r)
+    return out
 
 
 def run_manifest(row):

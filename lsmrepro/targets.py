@@ -58,7 +58,9 @@ def state(results, scale):
         loads = sorted(set(rows["load"])) if len(rows) else []
         inputs = raw + [studies.spec_path(study), studies.DATASETS]
         inputs += [studies.REPO / f for f in studies.figure_code(study, fig)]
-        seconds = sum(_wall(f"{_run_stem(results, scale, r)}.limits.json") for r in rows.itertuples())
+        # an interleaved job's runs each carry its wall: counted once per job
+        jobs = {(r.group, r.rep) if r.group else (r.point, r.rep): r for r in rows.itertuples()}
+        seconds = sum(_wall(f"{_run_stem(results, scale, r)}.limits.json") for r in jobs.values())
         seconds += sum(_wall(f"{_load_stem(results, scale, ld)}.limits.json") for ld in loads)
         if not png.exists() or any(not p.exists() for p in raw):
             st = "missing"
@@ -99,6 +101,16 @@ def _phase_seconds(log, phases):
     except (ValueError, KeyError):
         return 0.0, None
     return total, ops
+
+
+def interleaved(log):
+    """Whether a run log is one database's of an interleaved job (lsmbench
+    --interleave: its run record's workload.interleave)."""
+    try:
+        with open(log) as f:
+            return bool(json.loads(f.readline()).get("workload", {}).get("interleave"))
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 TIDY_PHASES = {"run_seconds", "setup_ops", "load_seconds", "settle_seconds"}
@@ -146,6 +158,9 @@ def _measured(results, io_ratio=None):
     the dataset, copying the database) with keys too, except the start-up
     every job pays. The phase comes from the job's raw log, else from the
     run's tidy tables (a shipped reference keeps no raw logs).
+    An interleaved job (rule bench_group) is ("group", study/figure/group),
+    its phase unknown here; each of its runs is ("member", study/figure/point)
+    with its own run phase and no job time (its job only copies the log).
     io_ratio {kind: r} stretches each job's I/O share (its wall minus its
     CPU time) by r: another machine's device (device_ratios)."""
     seen = {}
@@ -157,10 +172,17 @@ def _measured(results, io_ratio=None):
             s = _benchmark_seconds(path)
             if s is None:
                 continue
-            kind = "load" if rel.parts[0] == "loads" else "run"
+            kind = "load" if rel.parts[0] == "loads" else "group" if rel.parts[2:3] == ("interleaved",) else "run"
             if io_ratio and (cpu := _cpu_seconds(path)) is not None:
-                s = min(cpu, s) + max(0.0, s - cpu) * io_ratio[kind]
+                s = min(cpu, s) + max(0.0, s - cpu) * io_ratio["run" if kind == "group" else kind]
+            if kind == "group":
+                seen.setdefault((kind, "/".join(rel.parts[:2] + rel.parts[3:4])), []).append((scale, s, 0.0, None))
+                continue
             raw = Path(results, scale, "raw", *rel.parts).with_suffix(".jsonl")
+            if kind == "run" and interleaved(raw):
+                phase = _phase_seconds(raw, {"run"})
+                seen.setdefault(("member", "/".join(rel.parts[:3])), []).append((scale, 0.0, phase[0], phase[1]))
+                continue
             phase = _phase_seconds(raw, {"run"} if kind == "run" else {"load", "settle"})
             if phase is None:
                 tidy = _tidy_phases(results, scale) if tidy is None else tidy
@@ -284,23 +306,51 @@ def estimate(results, scale, select=None, scale_cfg=None):
             loads[load] = (seconds, disk)
         return loads[load]
 
+    def scaled(key, r):
+        """(the measured job's seconds, its phase at this scale's ops,
+        the keys' ratio of this scale to the measured one)"""
+        src_scale, s, phase, src_ops = _closest(measured[key], scale)
+        if not src_ops:  # a log without its ops: the scale's configured ops
+            src = per_scale_runs[src_scale]
+            src_ops = src[(src["study"] == r.study) & (src["figure"] == r.figure)]["ops"].iloc[0]
+        return s, phase, phase * r.ops / src_ops, _keys(scale, r.dataset_name) / _keys(src_scale, r.dataset_name)
+
+    def run_cost(r):
+        key = ("run", f"{r.study}/{r.figure}/{r.point}")
+        if key not in measured:
+            return None
+        s, phase, phase_here, keys = scaled(key, r)
+        return startup + phase_here + (s - phase - startup) * keys
+
+    def group_cost(rows):
+        """An interleaved job: its runs' phases and the rest of the job,
+        scaled; where it was never measured, the runs' own jobs, run apart
+        (an earlier run of the figure), less the start-ups it shares."""
+        r0 = rows[0]
+        group = ("group", f"{r0.study}/{r0.figure}/{r0.group}")
+        members = [("member", f"{r.study}/{r.figure}/{r.point}") for r in rows]
+        if group in measured and all(m in measured for m in members):
+            parts = [scaled(m, r) for m, r in zip(members, rows)]
+            src_scale, s, _, _ = _closest(measured[group], scale)
+            keys = _keys(scale, r0.dataset_name) / _keys(src_scale, r0.dataset_name)
+            return startup + sum(p[2] for p in parts) + (s - sum(p[1] for p in parts) - startup) * keys
+        apart = [run_cost(r) for r in rows]
+        return None if None in apart else startup + sum(c - startup for c in apart)
+
     rows, per_study = [], {}
     for study, fig, spec in studies.all_figures():
         mine = runs[(runs["study"] == study) & (runs["figure"] == fig)] if len(runs) else runs
         seconds, missing, disk = 0.0, 0, 0.0
+        jobs = {}  # an interleaved job's runs, else a run alone
         for r in mine.itertuples():
-            key = ("run", f"{study}/{fig}/{r.point}")
-            if key not in measured:
-                missing += 1
+            jobs.setdefault((r.group, r.rep) if r.group else (r.point, r.rep, "alone"), []).append(r)
+        for job in jobs.values():
+            cost = group_cost(job) if job[0].group else run_cost(job[0])
+            if cost is None:
+                missing += len(job)
                 continue
-            src_scale, s, phase, src_ops = _closest(measured[key], scale)
-            if not src_ops:  # a log without its ops: the scale's configured ops
-                src = per_scale_runs[src_scale]
-                src_ops = src[(src["study"] == study) & (src["figure"] == fig)]["ops"].iloc[0]
-            keys = _keys(scale, r.dataset_name) / _keys(src_scale, r.dataset_name)
-            run_seconds = startup + phase * r.ops / src_ops + (s - phase - startup) * keys
-            seconds += run_seconds
-            per_study.setdefault(study, {"runs": 0.0, "loads": set(), "missing": 0})["runs"] += run_seconds
+            seconds += cost
+            per_study.setdefault(study, {"runs": 0.0, "loads": set(), "missing": 0})["runs"] += cost
         entry = per_study.setdefault(study, {"runs": 0.0, "loads": set(), "missing": 0})
         entry["missing"] += missing
         for load, group in mine.groupby("load") if len(mine) else []:
@@ -311,7 +361,9 @@ def estimate(results, scale, select=None, scale_cfg=None):
                 missing += 1
                 continue
             seconds += load_seconds
-        rows.append({"target": f"{study}/{fig}", "jobs": len(mine) + (mine["load"].nunique() if len(mine) else 0),
+        interleaved_jobs = sum(1 for job in jobs.values() if job[0].group)
+        rows.append({"target": f"{study}/{fig}",
+                     "jobs": len(mine) + interleaved_jobs + (mine["load"].nunique() if len(mine) else 0),
                      "estimated wall": humanfriendly.format_timespan(seconds) if seconds else "—",
                      "seconds": round(seconds, 1), "peak disk (loads, upper bound)": humanfriendly.format_size(disk, binary=True),
                      "unmeasured jobs": missing})

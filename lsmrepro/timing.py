@@ -27,6 +27,7 @@ import pandas as pd
 from base.atomic import atomic_path
 from base.errors import InputError, cli
 from lsmrepro import studies
+from lsmrepro.targets import interleaved
 
 PARTS = ["outside_runner_s", "runner_start_s", "open_s", "phases_s", "other_lsmbench_s"]
 
@@ -76,10 +77,16 @@ def jobs(results):
         rel = tsv.relative_to(base / "benchmarks").with_suffix("")
         job_s = _benchmark_seconds(tsv)
         raw = base / "raw" / rel
-        runner_s = _runner_seconds(raw.with_suffix(".limits.json"))
+        log, limits = raw.with_suffix(".jsonl"), raw.with_suffix(".limits.json")
+        if rel.parts[2:3] == ("interleaved",):
+            # one lsmbench for several runs: each member's files hold the job's
+            log, limits = (next(iter(sorted(raw.glob(f"*{ext}"))), raw / "none") for ext in (".jsonl", ".limits.json"))
+        elif interleaved(log):
+            continue  # a run of an interleaved job: its job only copied the log
+        runner_s = _runner_seconds(limits)
         if job_s is None or runner_s is None:
             continue  # a job stopped before its runner reported: not a finished job
-        driver = _driver_seconds(raw.with_suffix(".jsonl"))
+        driver = _driver_seconds(log)
         kind = "load" if rel.parts[0] == "loads" else "run"
         total = float(driver.get("total", runner_s))
         open_s, phases_s = float(driver.get("open", 0.0)), float(driver.get("phases", 0.0))

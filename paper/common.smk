@@ -33,6 +33,8 @@ for _scale, _by_id in RUN_BY_ID.items():
     for _r in _by_id.values():
         _groups.setdefault(_r.load, []).append(_r)
     RUNS_OF_LOAD[_scale] = {load: _groups[load] for load in sorted(_groups)}
+# (study, figure, group, rep) -> the runs of that interleaved job (bench_group)
+INTERLEAVED = {scale: lsm_studies.interleave_groups(frame) for scale, frame in RUNS.items()}
 
 
 def run_stem(scale, study, figure, point, rep):
@@ -152,6 +154,59 @@ def run_row(w):
         return RUN_BY_ID[w.scale][(w.study, w.figure, w.point, int(w.rep))]
     except KeyError:
         raise ValueError(f"{w.study}/{w.figure}: no point {w.point!r} rep {w.rep} in its experiments.yaml") from None
+
+
+def own_input(f):
+    """A run's own input; none for an interleaved run, whose only input
+    is its job's folder (rule bench_group)."""
+    return lambda w: [] if run_row(w).group else f(w)
+
+
+def group_rows(w):
+    try:
+        return INTERLEAVED[w.scale][(w.study, w.figure, w.group, int(w.rep))]
+    except KeyError:
+        raise ValueError(f"{w.study}/{w.figure}: no interleaved group {w.group!r} rep {w.rep}") from None
+
+
+def group_dir(scale, r):
+    """The folder an interleaved run's job leaves its log in."""
+    return f"{RESULTS}/{scale}/raw/{r.study}/{r.figure}/interleaved/{r.group}/r{r.rep}"
+
+
+def _without_options(args):
+    """lsmbench arguments without their -o items: what the runs of an
+    interleaved job must share."""
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+        elif a == "-o":
+            skip = True
+        else:
+            out.append(a)
+    return out
+
+
+def group_args(w):
+    """The lsmbench arguments the runs of an interleaved job share."""
+    rows = group_rows(w)
+    shared = _without_options(rows[0].run_args)
+    for r in rows[1:]:
+        if _without_options(r.run_args) != shared:
+            raise ValueError(f"{w.study}/{w.figure}: interleaved runs {rows[0].point} and {r.point} differ "
+                             f"in more than engine options: {shared} vs {_without_options(r.run_args)}")
+    return " ".join(shared)
+
+
+def group_members(w):
+    """The runs of an interleaved job as lsmrepro.bench_group's --members."""
+    return json.dumps([{"point": r.point, "from": load_db(w.scale, r.load),
+                        "load_log": f"{load_stem(w.scale, r.load)}.jsonl",
+                        "manifest": json.loads(lsm_studies.run_manifest(r)),
+                        "options": [a for flag, a in zip(r.run_args, r.run_args[1:]) if flag == "-o"],
+                        "meta": [f"point={r.point}", f"dataset={r.dataset}", f"load={r.load}"]}
+                       for r in group_rows(w)])
 
 
 def load_rows(w):

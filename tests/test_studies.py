@@ -93,6 +93,30 @@ def test_paired_dimensions_advance_together(tmp_path):
         studies._check_figure("doblix", "fig13c", fig, tmp_path / "experiments.yaml")
 
 
+def test_interleaved_runs_of_a_repetition_and_condition_are_one_job():
+    runs = studies.runs(studies.load_scale("local"), "slr", "fig8")
+    jobs = studies.interleave_groups(runs)
+    # one job per dataset and repetition, its five mechanisms each on its own load
+    assert len(jobs) == runs["dataset"].nunique() * runs["rep"].nunique()
+    for (_, _, group, rep), members in jobs.items():
+        assert sorted(r.slr for r in members) == ["binary", "ea", "eq", "eq-bad", "off"]
+        assert "slr=" not in group and len({r.load for r in members}) == 5 and {r.rep for r in members} == {rep}
+    plain = studies.runs(studies.load_scale("local"), "baseline")
+    assert set(plain["group"]) == {""} and not studies.interleave_groups(plain)
+
+
+@pytest.mark.parametrize("change, field, expected", [
+    ({"interleave": ["colour"]}, "interleave", "an option of the figure's grid expected (slr), got 'colour'"),
+    ({"engines": ["leveldb-learned", "leveldb"]}, "interleave", "a figure of one engine expected"),
+    ({"workloads": {"mix": {"kind": "ycsb", "spec": "workloada"}}}, "workloads.mix", "a read-only workload"),
+])
+def test_a_bad_interleave_is_one_error_naming_the_field(tmp_path, change, field, expected):
+    fig = {**copy.deepcopy(studies.figures("slr")["fig8"]), **change}
+    with pytest.raises(InputError) as e:
+        studies._check_interleave(fig, tmp_path / "experiments.yaml", "figures.fig8")
+    assert f"figures.fig8.{field}" in str(e.value) and expected in str(e.value)
+
+
 def test_scale_counts_cap_and_override_per_figure():
     fig = studies.figures("baseline")["point"]
     assert studies.counts(studies.load_scale("paper"), "baseline", "point", fig) == {"ops": 10000000, "repetitions": 5}

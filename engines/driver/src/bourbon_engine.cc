@@ -17,6 +17,10 @@ class BourbonEngine : public LevelDBEngine {
  public:
   ~BourbonEngine() override { Close(); }
 
+  // Bourbon's lookup paths are traced per thread and its learner is the
+  // process's: two databases of one process would count into each other.
+  bool Interleaves() const override { return false; }
+
   bool Open(const std::string& dir, const OptionSet& o, std::string* err) override {
     dir_ = dir;
     if (!LevelDBEngine::Open(dir, o, err)) return false;

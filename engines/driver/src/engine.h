@@ -60,6 +60,16 @@ class Engine {
   // the driver's own; none by default.
   virtual std::vector<nlohmann::json> Breakdowns() { return {}; }
   virtual void Close() = 0;
+
+  // Whether several databases of this engine can run in one process taking
+  // turns (lsmbench --interleave): true only where every counter the logs
+  // report is this database's, or kept so by Pause and Resume.
+  virtual bool Interleaves() const { return false; }
+  // Another database of this process runs between Pause and Resume: the
+  // per-thread and per-process counters (lookup timers, I/O) the engine
+  // reads must count this database's work only.
+  virtual void Pause() {}
+  virtual void Resume() {}
 };
 
 std::unique_ptr<Engine> NewEngine();

@@ -159,6 +159,9 @@ class LookupTimers {
     mode_ = mode;
     leveldb::trace::SetTracing(mode == "on");
   }
+  // Tracing is the process's switch: this database's mode again, after
+  // another database of the process ran with its own.
+  void Resume() const { leveldb::trace::SetTracing(mode_ == "on"); }
   // Call at the run's start (after settling).
   void Reset() {
     leveldb::trace::ResetThisThread();

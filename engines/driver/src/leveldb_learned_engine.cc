@@ -36,6 +36,19 @@ class LearnedEngine : public LevelDBEngine {
 
   std::vector<nlohmann::json> Breakdowns() override { return timers_.Records(); }
 
+  // The lookup timers count into this thread's trace, which every database
+  // of the process shares: each keeps its own while paused.
+  void Pause() override {
+    LevelDBEngine::Pause();
+    trace_ = leveldb::trace::ThisThread();
+    leveldb::trace::ResetThisThread();
+  }
+  void Resume() override {
+    LevelDBEngine::Resume();
+    leveldb::trace::ThisThread() = trace_;
+    timers_.Resume();
+  }
+
   bool Open(const std::string& dir, const OptionSet& o, std::string* err) override {
     if (!LevelDBEngine::Open(dir, o, err)) return false;
     if (!CheckLayout(o, err)) return false;
@@ -312,6 +325,7 @@ class LearnedEngine : public LevelDBEngine {
   std::unique_ptr<leveldb::LevelModels> levels_;  // granularity=level
   HooksRecorder hooks_;
   LookupTimers timers_;
+  leveldb::trace::LookupTrace trace_{};  // this database's, while another runs
 };
 
 }  // namespace

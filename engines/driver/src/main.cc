@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,8 @@ struct Args {
   lsmbench::Holdout holdout;
   std::vector<std::string> engine_opts, meta_items, attach_items, ycsb_props;
   bool list_options = false, keep_db = false, evict_before_run = false;
+  std::string interleave_file;
+  size_t interleave_batch = 1000;
 };
 
 // One flat list of flags with their help: a longer function, kept whole so
@@ -143,6 +146,61 @@ void AddOptions(CLI::App* app, Args* a) {
                   "run: run on the database a --phase load left (same dataset, order, seed)")
       ->check(CLI::IsMember({"all", "load", "run"}));
   app->add_flag("--list-options", a->list_options, "print the engine's options and exit");
+  app->add_option("--interleave", a->interleave_file,
+                  "JSON {\"members\": [{\"db\", \"log\", \"options\": [k=v], \"meta\": [k=v], "
+                  "\"attach\": [name=FILE]}, ...]}: run the same stream on several loaded databases "
+                  "of this engine in one process, taking turns every --interleave-batch ops, one log "
+                  "each (--phase run; -o, --meta and --attach apply to every member, its own after)");
+  app->add_option("--interleave-batch", a->interleave_batch, "--interleave: ops a turn")
+      ->check(CLI::Range(1, 1 << 30));
+}
+
+// The members of an --interleave file, each as the flags its own run
+// would have: the common flags, then the member's db, log, options, meta
+// and attachments.
+bool ReadMembers(const Args& common, std::vector<Args>* out, std::string* err) {
+  nlohmann::json doc;
+  if (!ReadJsonFile(common.interleave_file, &doc, err)) return false;
+  auto bad = [&](const std::string& field, const std::string& expected) {
+    *err = common.interleave_file + ": " + field + ": " + expected + " expected";
+    return false;
+  };
+  if (!doc.is_object() || !doc.contains("members")) return bad("members", "an object with a members list");
+  for (const auto& [key, v] : doc.items()) {
+    if (key != "members") return bad(key, "only members");
+  }
+  const nlohmann::json& members = doc["members"];
+  if (!members.is_array() || members.size() < 2) return bad("members", "a list of two or more members");
+  for (size_t i = 0; i < members.size(); i++) {
+    const nlohmann::json& m = members[i];
+    const std::string where = "members[" + std::to_string(i) + "]";
+    if (!m.is_object()) return bad(where, "an object");
+    Args a = common;
+    for (const auto& [key, v] : m.items()) {
+      if (key == "db" || key == "log") {
+        if (!v.is_string() || v.get<std::string>().empty()) return bad(where + "." + key, "a path");
+        (key == "db" ? a.db_dir : a.log_path) = v.get<std::string>();
+      } else if (key == "options" || key == "meta" || key == "attach") {
+        std::vector<std::string>& items =
+            key == "options" ? a.engine_opts : key == "meta" ? a.meta_items : a.attach_items;
+        if (!v.is_array()) return bad(where + "." + key, "a list of strings");
+        for (const nlohmann::json& item : v) {
+          if (!item.is_string()) return bad(where + "." + key, "a list of strings");
+          items.push_back(item.get<std::string>());
+        }
+      } else {
+        return bad(where + "." + key, "one of db, log, options, meta, attach");
+      }
+    }
+    if (a.db_dir.empty() || a.log_path.empty()) return bad(where, "db and log");
+    for (const Args& other : *out) {
+      if (other.db_dir == a.db_dir || other.log_path == a.log_path) {
+        return bad(where, "a db and a log of its own");
+      }
+    }
+    out->push_back(std::move(a));
+  }
+  return true;
 }
 
 // The JSON files a run record carries: --meta, --attach, --build-id and
@@ -264,6 +322,78 @@ nlohmann::json RunRecord(const Args& a, const lsmbench::Engine& engine,
           {"attached", in.attached}};
 }
 
+// Whether a run left wrong answers: its log is then kept beside, never
+// under, its output name, since a wrong run is no result.
+int FailWrong(const std::string& engine, const lsmbench::RunResult& r, lsmbench::RunLog* log,
+              const std::string& log_path, Stages* stages) {
+  std::string err;
+  std::error_code ec;
+  std::string failed = log_path + ".failed";
+  log->Finish("wrong_answers", &err, {{"driver_seconds", stages->Total()}});
+  std::filesystem::rename(log_path, failed, ec);
+  return Fail(engine + ": " + std::to_string(r.wrong) + " of " + std::to_string(r.verified) +
+              " answers wrong; see " + failed);
+}
+
+// --interleave: every member's database opened by an engine of its own,
+// the stream run on them in turns (lsmbench::Interleave), a log each.
+int RunInterleaved(const Args& common, const lsmbench::RunSpec& spec, const sosd::ReadInfo& info,
+                   const nlohmann::json& ycsb_info, Stages* stages) {
+  using namespace lsmbench;
+  std::string err;
+  std::vector<Args> args;
+  if (!ReadMembers(common, &args, &err)) return Fail(err);
+  std::vector<std::unique_ptr<Engine>> engines;
+  std::vector<std::unique_ptr<RunLog>> logs;
+  std::vector<Member> members;
+  for (size_t k = 0; k < args.size(); k++) {
+    const Args& a = args[k];
+    engines.push_back(NewEngine());
+    Engine* engine = engines.back().get();
+    OptionSet options(engine->OptionSpecs());
+    if (!options.Parse(a.engine_opts, &err)) return Fail(common.interleave_file + ": " + err);
+    Inputs inputs;
+    if (!ReadInputs(a, &inputs, &err)) return Fail(err);
+    if (!std::filesystem::is_directory(a.db_dir)) {
+      return Fail(a.db_dir + ": --interleave runs on the databases --phase load left");
+    }
+    logs.push_back(std::make_unique<RunLog>());
+    if (!logs.back()->Open(a.log_path, &err)) return Fail(err);
+    nlohmann::json record = RunRecord(a, *engine, options, inputs, info, spec, ycsb_info);
+    record["workload"]["interleave"] = {{"members", args.size()},
+                                        {"position", k},
+                                        {"batch_ops", common.interleave_batch}};
+    logs.back()->Write("run", std::move(record));
+    if (!engine->Open(a.db_dir, options, &err)) return Fail(a.db_dir + ": open: " + err);
+    engine->Pause();  // the next member's open is not this one's work
+    members.push_back({engine, a.db_dir, logs.back().get()});
+  }
+  stages->Mark("open");
+  std::vector<RunResult> results = Interleave(members, spec, common.interleave_batch, &err);
+  stages->Mark("phases");
+  for (auto& engine : engines) engine->Close();
+  stages->Mark("close");
+  std::error_code ec;
+  if (!common.keep_db) {
+    for (const Args& a : args) std::filesystem::remove_all(a.db_dir, ec);
+  }
+  stages->Mark("remove_db");
+  if (!err.empty()) return Fail(engines[0]->Name() + ": " + err);
+  int status = 0;
+  for (size_t k = 0; k < args.size(); k++) {
+    if (results[k].wrong > 0) {
+      status = FailWrong(engines[k]->Name(), results[k], logs[k].get(), args[k].log_path, stages);
+    }
+  }
+  if (status != 0) return status;
+  for (size_t k = 0; k < args.size(); k++) {
+    if (!logs[k]->Finish("ok", &err, {{"driver_seconds", stages->Total()}})) return Fail(err);
+    std::fprintf(stderr, "lsmbench: %s: %llu answers verified, log %s\n", engines[k]->Name().c_str(),
+                 static_cast<unsigned long long>(results[k].verified), args[k].log_path.c_str());
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -286,11 +416,21 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (!options.Parse(a.engine_opts, &err)) return Fail(err);
+  const bool interleave = app.count("--interleave") > 0;
+  if (interleave) {
+    if (app.count("--db") || app.count("--log")) {
+      return Fail("--interleave: each member names its own db and log; drop --db and --log");
+    }
+    if (a.phase != "run") return Fail("--interleave needs --phase run (the members are loaded databases)");
+  } else if (app.count("--interleave-batch")) {
+    return Fail("--interleave-batch needs --interleave");
+  }
   for (const char* required : {"--db", "--dataset", "--log"}) {
+    if (interleave && std::string(required) != "--dataset") continue;
     if (app.count(required) == 0) return Fail(std::string(required) + " is required");
   }
   Inputs inputs;
-  if (!ReadInputs(a, &inputs, &err)) return Fail(err);
+  if (!interleave && !ReadInputs(a, &inputs, &err)) return Fail(err);
 
   stages.Mark("inputs");
   RunSpec spec;
@@ -309,6 +449,7 @@ int main(int argc, char** argv) {
   if (a.phase == "load") spec.ops.clear();
   stages.Mark("make_ops");
   spec.progress = a.progress == "always" || (a.progress == "auto" && spec.keys.size() >= 1000000);
+  if (interleave) return RunInterleaved(a, spec, info, ycsb_info, &stages);
 
   std::error_code ec;
   if (a.phase == "run" && !std::filesystem::is_directory(a.db_dir)) {
@@ -333,14 +474,7 @@ int main(int argc, char** argv) {
   stages.Mark("remove_db");
 
   if (!result.error.empty()) return Fail(engine->Name() + ": " + result.error);
-  if (result.wrong > 0) {
-    // Kept beside, never under, the output name: a wrong run is no result.
-    std::string failed = a.log_path + ".failed";
-    log.Finish("wrong_answers", &err, {{"driver_seconds", stages.Total()}});
-    std::filesystem::rename(a.log_path, failed, ec);
-    return Fail(engine->Name() + ": " + std::to_string(result.wrong) + " of " +
-                std::to_string(result.verified) + " answers wrong; see " + failed);
-  }
+  if (result.wrong > 0) return FailWrong(engine->Name(), result, &log, a.log_path, &stages);
   if (!log.Finish("ok", &err, {{"driver_seconds", stages.Total()}})) return Fail(err);
   std::fprintf(stderr, "lsmbench: %s: %llu answers verified, log %s\n",
                engine->Name().c_str(), static_cast<unsigned long long>(result.verified),

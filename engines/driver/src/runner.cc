@@ -1,9 +1,11 @@
 #include "runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <thread>
 
 #include "answer_digest.h"
@@ -168,15 +170,15 @@ bool ProbeEdges(Executor* exec, const RunSpec& spec, std::string* err) {
   return true;
 }
 
-// The measured phase: every op timed into its type's histograms; settles
-// the stream asks for (the differential stream's) are excluded from run_ns.
-bool RunStream(Engine* engine, Executor* exec, const RunSpec& spec, OpStats* stats,
-               uint64_t* run_ns, std::string* err) {
+// The measured phase, ops [begin, end) of it: every op timed into its
+// type's histograms; settles the stream asks for (the differential
+// stream's) are excluded from *run_ns, which this adds to.
+bool RunStream(Engine* engine, Executor* exec, const RunSpec& spec, size_t begin, size_t end,
+               OpStats* stats, uint64_t* run_ns, Progress* bar, std::string* err) {
   uint64_t nanos;
   bool found;
-  Progress run_bar("run", spec.ops.size(), spec.progress);
   uint64_t run_start = NowNanos(), settle_ns = 0;
-  for (size_t i = 0; i < spec.ops.size(); i++) {
+  for (size_t i = begin; i < end; i++) {
     if (spec.settle_every > 0 && i > 0 && i % spec.settle_every == 0) {
       uint64_t s0 = NowNanos();
       if (!engine->Settle(false, err)) {
@@ -200,10 +202,9 @@ bool RunStream(Engine* engine, Executor* exec, const RunSpec& spec, OpStats* sta
     } else {
       s.all.Record(nanos);
     }
-    run_bar.Tick(i + 1);
+    if (bar != nullptr) bar->Tick(i + 1);
   }
-  *run_ns = NowNanos() - run_start - settle_ns;
-  run_bar.Done();
+  *run_ns += NowNanos() - run_start - settle_ns;
   return true;
 }
 
@@ -237,35 +238,81 @@ void WriteLatencies(OpStats* stats, uint64_t run_ns, uint64_t n, RunLog* log) {
                           {"harness", n ? double(run_ns - engine_ns) / n : 0.0}}}});
 }
 
+// One database's run in three steps, so several can take turns (Interleave).
+class Session {
+ public:
+  Session(Engine* engine, const RunSpec& spec, std::string db_dir, RunLog* log)
+      : engine_(engine),
+        spec_(spec),
+        db_dir_(std::move(db_dir)),
+        log_(log),
+        verifier_(&spec.keys, spec.value_bytes, spec.codec),
+        exec_(engine, spec, &verifier_, spec.digest ? &digest_ : nullptr) {}
+
+  // Load and settle (unless the database already holds the keys), the edge
+  // probes, and the eviction the spec asks for.
+  bool Start(std::string* err) {
+    if (spec_.load && !LoadAndSettle(engine_, &exec_, spec_, log_, err)) return false;
+    if (!ProbeEdges(&exec_, spec_, err)) return false;
+    probes_ = verifier_.verified();
+    if (spec_.evict_before_run) {
+      uint64_t t0 = NowNanos(), files = 0;
+      if (!EvictPageCache(db_dir_, &files, err)) {
+        *err = "evict: " + *err;
+        return false;
+      }
+      log_->Write("phase", Phase("evict", files, NowNanos() - t0));
+    }
+    return true;
+  }
+
+  bool Step(size_t begin, size_t end, Progress* bar, std::string* err) {
+    return RunStream(engine_, &exec_, spec_, begin, end, stats_, &run_ns_, bar, err);
+  }
+
+  // The run phase's records, the engine's and the check.
+  RunResult Finish() {
+    RunResult result;
+    log_->Write("phase", Phase("run", spec_.ops.size(), run_ns_));
+    WriteLatencies(stats_, run_ns_, spec_.ops.size(), log_);
+    uint64_t stats_start = NowNanos();
+    for (nlohmann::json& b : engine_->Breakdowns()) log_->Write("breakdown", std::move(b));
+    log_->Write("engine", engine_->Stats());
+    result.stats_ns = NowNanos() - stats_start;
+    nlohmann::json check = verifier_.ToJson();
+    check["edge_probes"] = probes_;
+    if (spec_.digest) {
+      check["answers_digest"] = digest_.Hex();
+      check["answers_digested"] = digest_.answers();
+    }
+    log_->Write("check", check);
+    result.verified = verifier_.verified();
+    result.wrong = verifier_.wrong();
+    return result;
+  }
+
+ private:
+  Engine* engine_;
+  const RunSpec& spec_;
+  const std::string db_dir_;
+  RunLog* log_;
+  Verifier verifier_;
+  AnswerDigest digest_;
+  Executor exec_;
+  OpStats stats_[kOpTypes];
+  uint64_t run_ns_ = 0, probes_ = 0;
+};
+
 }  // namespace
 
 RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
   RunResult result;
   std::string err;
-  Verifier verifier(&spec.keys, spec.value_bytes, spec.codec);
-  AnswerDigest digest;
-  Executor exec(engine, spec, &verifier, spec.digest ? &digest : nullptr);
-
-  // Load and settle, unless the database already holds the keys.
-  if (spec.load && !LoadAndSettle(engine, &exec, spec, log, &err)) {
+  Session session(engine, spec, spec.db_dir, log);
+  if (!session.Start(&err)) {
     result.error = err;
     return result;
   }
-  if (!ProbeEdges(&exec, spec, &err)) {
-    result.error = err;
-    return result;
-  }
-  uint64_t probes = verifier.verified();
-
-  if (spec.evict_before_run) {
-    uint64_t t0 = NowNanos(), files = 0;
-    if (!EvictPageCache(spec.db_dir, &files, &err)) {
-      result.error = "evict: " + err;
-      return result;
-    }
-    log->Write("phase", Phase("evict", files, NowNanos() - t0));
-  }
-
   // A run whose memory limit depends on the process's own memory
   // (hardware/cgroup_run.py --cache-after-open): say the open is done, then
   // wait while the runner measures this process and sets the limit.
@@ -273,30 +320,63 @@ RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log) {
     result.error = "memory limit after open: " + err;
     return result;
   }
-
-  OpStats stats[kOpTypes];
-  uint64_t run_ns = 0;
-  if (!RunStream(engine, &exec, spec, stats, &run_ns, &err)) {
+  Progress bar("run", spec.ops.size(), spec.progress);
+  if (!session.Step(0, spec.ops.size(), &bar, &err)) {
     result.error = err;
     return result;
   }
-  log->Write("phase", Phase("run", spec.ops.size(), run_ns));
-  WriteLatencies(stats, run_ns, spec.ops.size(), log);
+  bar.Done();
+  return session.Finish();
+}
 
-  uint64_t stats_start = NowNanos();
-  for (nlohmann::json& b : engine->Breakdowns()) log->Write("breakdown", std::move(b));
-  log->Write("engine", engine->Stats());
-  result.stats_ns = NowNanos() - stats_start;
-  nlohmann::json check = verifier.ToJson();
-  check["edge_probes"] = probes;
-  if (spec.digest) {
-    check["answers_digest"] = digest.Hex();
-    check["answers_digested"] = digest.answers();
+std::vector<RunResult> Interleave(const std::vector<Member>& members, const RunSpec& spec,
+                                  size_t batch_ops, std::string* err) {
+  std::vector<RunResult> results(members.size());
+  auto fail = [&](size_t k, const std::string& what) {
+    *err = members[k].db_dir + ": " + what;
+    results[k].error = what;
+    return results;
+  };
+  if (spec.load) {
+    *err = "interleaved runs start from loaded databases (--phase run)";
+    return results;
   }
-  log->Write("check", check);
-  result.verified = verifier.verified();
-  result.wrong = verifier.wrong();
-  return result;
+  for (size_t k = 0; k < members.size(); k++) {
+    if (!members[k].engine->Interleaves()) return fail(k, members[k].engine->Name() + " does not interleave");
+  }
+  std::vector<std::unique_ptr<Session>> sessions;
+  for (size_t k = 0; k < members.size(); k++) {
+    sessions.push_back(std::make_unique<Session>(members[k].engine, spec, members[k].db_dir, members[k].log));
+    members[k].engine->Resume();
+    bool started = sessions[k]->Start(err);
+    members[k].engine->Pause();
+    if (!started) return fail(k, *err);
+  }
+  if (!WaitForRunner(err)) {
+    *err = "memory limit after open: " + *err;
+    return results;
+  }
+  const size_t n = spec.ops.size(), k_members = members.size();
+  if (batch_ops == 0) batch_ops = 1;
+  Progress bar("run", n, spec.progress);
+  for (size_t begin = 0, turn = 0; begin < n; begin += batch_ops, turn++) {
+    const size_t end = std::min(n, begin + batch_ops);
+    for (size_t j = 0; j < k_members; j++) {
+      const size_t k = (turn + j) % k_members;
+      members[k].engine->Resume();
+      bool ok = sessions[k]->Step(begin, end, nullptr, err);
+      members[k].engine->Pause();
+      if (!ok) return fail(k, *err);
+    }
+    bar.Tick(end);
+  }
+  bar.Done();
+  for (size_t k = 0; k < k_members; k++) {
+    members[k].engine->Resume();
+    results[k] = sessions[k]->Finish();
+    members[k].engine->Pause();
+  }
+  return results;
 }
 
 }  // namespace lsmbench

@@ -53,6 +53,24 @@ struct RunResult {
 // caller writes `run` before and `end` after). The engine must be open.
 RunResult Run(Engine* engine, const RunSpec& spec, RunLog* log);
 
+// One database's part of a run: several databases of one process run the
+// same operation stream taking turns (Interleave), so the host's noise,
+// which moves over seconds, falls on each of them alike.
+struct Member {
+  Engine* engine;  // open, Interleaves()
+  std::string db_dir;
+  RunLog* log;
+};
+
+// Runs spec.ops (spec.load must be false: the databases are loaded) on every
+// member, `batch_ops` operations at a time, each batch on every member in
+// turn, the first turn rotating so each member is as often first as last.
+// Each member's log gets the records Run writes, its latencies its own; the
+// members' probes, evictions and the runner's wait come before any batch.
+// `err` is set, and the results are partial, when an engine errs.
+std::vector<RunResult> Interleave(const std::vector<Member>& members, const RunSpec& spec,
+                                  size_t batch_ops, std::string* err);
+
 }  // namespace lsmbench
 
 #endif  // LSMBENCH_RUNNER_H_

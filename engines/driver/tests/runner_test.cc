@@ -158,6 +158,102 @@ TEST_F(RunnerTest, RunWithoutLoadAnswersFromTheDatabaseALoadLeft) {
   EXPECT_GT(RunWith(&empty).wrong, 0u);
 }
 
+// A map engine that interleaves and records, in one shared list, which
+// database served each get and when it was paused or resumed.
+class TurnEngine : public MapEngine {
+ public:
+  TurnEngine(char id, std::string* calls) : id_(id), calls_(calls) {}
+  bool Interleaves() const override { return true; }
+  void Pause() override { calls_->push_back('P'); }
+  void Resume() override { calls_->push_back('R'); }
+  bool Get(std::string_view k, std::string* v, bool* found, std::string* e) override {
+    calls_->push_back(id_);
+    return MapEngine::Get(k, v, found, e);
+  }
+
+ private:
+  char id_;
+  std::string* calls_;
+};
+
+class InterleaveTest : public RunnerTest {
+ protected:
+  // Loads every key into each engine, then interleaves the stream on them.
+  std::vector<RunResult> Interleaved(std::vector<Engine*> engines, size_t batch, std::string* err) {
+    for (Engine* e : engines) {
+      for (uint64_t k : spec_.keys) {
+        std::string key, value;
+        spec_.codec.Encode(k, &key);
+        MakeValue(k, 0, spec_.value_bytes, &value);
+        e->Put(key, value, err);
+      }
+    }
+    spec_.load = false;
+    logs_.clear();
+    std::vector<Member> members;
+    for (size_t i = 0; i < engines.size(); i++) {
+      logs_.push_back(std::make_unique<RunLog>());
+      EXPECT_TRUE(logs_.back()->Open(path_ + std::to_string(i), err)) << *err;
+      members.push_back({engines[i], "db" + std::to_string(i), logs_.back().get()});
+    }
+    return Interleave(members, spec_, batch, err);
+  }
+  std::vector<std::unique_ptr<RunLog>> logs_;
+};
+
+TEST_F(InterleaveTest, EachDatabaseAnswersTheWholeStreamInTurnsOfABatch) {
+  spec_.ops.resize(25);
+  std::string calls, err;
+  TurnEngine a('a', &calls), b('b', &calls);
+  std::vector<RunResult> r = Interleaved({&a, &b}, 10, &err);
+  ASSERT_EQ(err, "");
+  const size_t probes = EdgeProbes(spec_.keys).size();
+  for (const RunResult& one : r) {
+    EXPECT_EQ(one.wrong, 0u);
+    EXPECT_EQ(one.verified, 25u + probes);
+  }
+  // Turns: probes of a, of b; then batches of 10, 10 and 5, the first
+  // database of a turn rotating; each turn between Resume and Pause.
+  std::string gets;
+  for (char c : calls) {
+    if (c == 'a' || c == 'b') gets += c;
+  }
+  size_t probe_gets = 0;
+  for (const Op& op : EdgeProbes(spec_.keys)) probe_gets += op.type == OpType::kGet;
+  std::string want = std::string(probe_gets, 'a') + std::string(probe_gets, 'b') + std::string(10, 'a') +
+                     std::string(10, 'b') + std::string(10, 'b') + std::string(10, 'a') +
+                     std::string(5, 'a') + std::string(5, 'b');
+  EXPECT_EQ(gets, want);
+  EXPECT_EQ(calls.substr(0, probe_gets + 2), "R" + std::string(probe_gets, 'a') + "P");
+  EXPECT_EQ(calls.find("ab"), std::string::npos) << "a turn ends with Pause before the next";
+  EXPECT_EQ(calls.find("ba"), std::string::npos);
+}
+
+TEST_F(InterleaveTest, AWrongAnswerIsItsDatabasesAlone) {
+  std::string calls, err;
+  TurnEngine good('a', &calls);
+  uint64_t present = spec_.keys[5];
+  spec_.ops.push_back({OpType::kGet, Expect::kPresent, 0, present});
+  class WrongTurn : public FaultyEngine {
+   public:
+    using FaultyEngine::FaultyEngine;
+    bool Interleaves() const override { return true; }
+  } bad(FaultyEngine::Fault::kMissingKey, present);
+  std::vector<RunResult> r = Interleaved({&good, &bad}, 100, &err);
+  ASSERT_EQ(err, "");
+  EXPECT_EQ(r[0].wrong, 0u);
+  EXPECT_GE(r[1].wrong, 1u);
+}
+
+TEST_F(InterleaveTest, AnEngineThatDoesNotInterleaveIsRefused) {
+  std::string calls, err;
+  TurnEngine a('a', &calls);
+  MapEngine plain;  // Interleaves() is false
+  std::vector<RunResult> r = Interleaved({&a, &plain}, 10, &err);
+  EXPECT_THAT(err, ::testing::HasSubstr("does not interleave"));
+  EXPECT_EQ(calls.find('a'), std::string::npos) << "nothing ran";
+}
+
 TEST_F(RunnerTest, UnfinishedLogNeverAppearsUnderItsName) {
   std::string err;
   std::filesystem::remove(path_);
