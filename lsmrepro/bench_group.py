@@ -47,7 +47,7 @@ FIELDS = ("point", "from", "load_log", "manifest", "options", "meta")
 # over one load had a log sd of 0.16-0.23 between separate runs, 0.002-0.012
 # taking turns every 10-100 gets, 0.035-0.046 every 1,000 and 0.13 every 10,000
 # (paper/README.md, "Interleaved runs").
-BATCH_OPS = 100
+BATCH_OPS = 10
 
 
 def read_members(text):

@@ -108,7 +108,7 @@ def estimate(spread, claims, source):
 
 def claim_estimates(results, claims, source):
     """claim id -> {cv, df, sd, source}: from each claim's own paired samples
-    in results/claims/<study>.csv (noise_sd, noise_df: the within-point sd
+    in results/claims/<study>.csv or <study>/<figure>.csv (noise_sd, noise_df: the within-point sd
     of one sample on the test's scale, pooled over its points), as the CV
     of one run the power check draws, so that its simulated samples are as
     noisy as the real ones were: whatever the two sides of a pair share
@@ -117,7 +117,10 @@ def claim_estimates(results, claims, source):
     linear, not a CV, and keeps its figure's."""
     by_id = {c["id"]: c for c in claims}
     out = {}
-    for f in sorted(Path(results, "claims").glob("*.csv")):
+    # a study's verdicts and a figure's (a figure run alone, ./reproduce
+    # lsm-eval/fig8): the newest file's samples of a claim are its noise
+    files = [*Path(results, "claims").glob("*.csv"), *Path(results, "claims").glob("*/*.csv")]
+    for f in sorted(files, key=lambda f: f.stat().st_mtime):
         table = pd.read_csv(f)
         if not {"noise_sd", "noise_df"} <= set(table.columns):
             continue

@@ -1,0 +1,64 @@
+"""The interleaved job's wrapper (lsmrepro/bench_group.py): its members'
+list is checked, a run's log is copied from the job's folder, and members
+whose loads failed are marked without starting lsmbench. The interleaved
+runs themselves run in the smoke pipeline (slr, lsm-eval fig8), their
+answers verified, and in engines/driver/tests/runner_test.cc."""
+import json
+
+import pytest
+
+from base.errors import InputError
+from lsmrepro import bench, bench_group
+
+
+def _member(tmp_path, point, load_failed=None):
+    src = tmp_path / "loads" / point
+    src.mkdir(parents=True)
+    if load_failed:
+        (src / bench.FAILED_MARK).write_text(json.dumps({"reason": load_failed, "exit_status": 9}))
+    return {"point": point, "from": str(src), "load_log": f"{src}.jsonl",
+            "manifest": {"point": point, "factors": {"index": point}}, "options": [f"index={point}"],
+            "meta": [f"point={point}"]}
+
+
+@pytest.mark.parametrize("text, field, expected", [
+    ("not json", "--members", "a JSON list of runs expected"),
+    ('[{"point": "a"}]', "--members", "two or more runs"),
+    ('[{"point": "a"}, {"point": "b"}]', "[0]", "an object with exactly point, from, load_log"),
+])
+def test_a_bad_members_list_is_one_error_naming_the_field(text, field, expected):
+    with pytest.raises(InputError) as e:
+        bench_group.read_members(text)
+    assert field in str(e.value) and expected in str(e.value)
+
+
+def test_a_run_copies_its_log_from_the_job_folder_and_names_a_missing_one(tmp_path):
+    job = tmp_path / "job"
+    job.mkdir()
+    (job / "p1.jsonl").write_text('{"type": "run"}\n')
+    (job / "p1.limits.json").write_text("{}\n")
+    args = type("A", (), {"source": str(job), "point": "p1", "log": str(tmp_path / "raw" / "r0.jsonl"),
+                          "limits": str(tmp_path / "raw" / "r0.limits.json")})
+    assert bench_group.member(args) == 0
+    assert (tmp_path / "raw" / "r0.jsonl").read_text() == '{"type": "run"}\n'
+    args.point = "p2"
+    with pytest.raises(InputError) as e:
+        bench_group.member(args)
+    assert "p2.jsonl" in str(e.value) and "incomplete" in str(e.value)
+
+
+def test_members_whose_loads_failed_are_marked_and_nothing_runs(tmp_path):
+    members = [_member(tmp_path, "a", "killed by the memory limit"), _member(tmp_path, "b", "engine error")]
+    out = tmp_path / "out"
+    # it lists its options and runs nothing: a started run would leave no failed records
+    fake = tmp_path / "lsmbench"
+    fake.write_text("#!/bin/sh\n[ \"$1\" = --list-options ] && echo 'index default pgm learned index'\n")
+    fake.chmod(0o755)
+    with pytest.raises(SystemExit) as e:
+        bench_group.main(["run", "--out", str(out), "--members", json.dumps(members), "--db", str(tmp_path / "work"),
+                          "--memory", "none", "--", str(fake), "--meta", "scale=smoke"])
+    assert e.value.code == 0
+    for m, reason in zip(members, ["killed by the memory limit", "engine error"]):
+        record = bench.read_failure(out / f"{m['point']}.jsonl")
+        assert record["reason"] == f"its load failed: {reason}" and record["manifest"] == m["manifest"]
+        assert json.loads((out / f"{m['point']}.limits.json").read_text())["enforced"] is False
