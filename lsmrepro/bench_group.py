@@ -43,10 +43,10 @@ from lsmrepro.bench import (FAILED_MARK, LOCK, Stopped, _ensure_limits_report, _
 
 FIELDS = ("point", "from", "load_log", "manifest", "options", "meta")
 # Operations a turn: the host's noise moves within milliseconds (a turn of
-# 100 gets is 0.2-0.3 ms at local): slr and lsm-eval's ratios of two indexes
-# over one load had a log sd of 0.16-0.23 between separate runs, 0.002-0.012
-# taking turns every 10-100 gets, 0.035-0.046 every 1,000 and 0.13 every 10,000
-# (paper/README.md, "Interleaved runs").
+# 10 gets is 20-30 us at local): the ratio of two indexes over one load had
+# a log sd of 0.16-0.23 between separate runs, 0.13 taking turns every
+# 10,000 gets, 0.035-0.046 every 1,000, 0.009-0.012 every 100 and
+# 0.002-0.007 every 10 (paper/README.md, "Interleaved runs").
 BATCH_OPS = 10
 
 
