@@ -93,7 +93,7 @@ struct Args {
   std::vector<std::string> engine_opts, meta_items, attach_items, ycsb_props;
   bool list_options = false, keep_db = false, evict_before_run = false;
   std::string interleave_file;
-  size_t interleave_batch = 1000;
+  size_t interleave_batch = 10;  // paper/README.md, "Interleaved runs"
 };
 
 // One flat list of flags with their help: a longer function, kept whole so
