@@ -277,7 +277,7 @@ def reference_note(results, used, scale="local"):
 
 def _startup(measured):
     """The smallest non-phase part of any job: what every job pays whatever its size."""
-    rest = [s - p for jobs in measured.values() for _, s, p, _ in jobs]
+    rest = [s - p for (kind, _), jobs in measured.items() if kind in ("run", "load") for _, s, p, _ in jobs]
     return max(0.0, min(rest)) if rest else 0.0
 
 

@@ -249,3 +249,42 @@ def test_a_smoke_time_here_does_not_replace_the_references_time_at_the_asked_sca
     figures, _ = targets.estimate(tmp_path, "local")
     assert figures.set_index("target").loc["baseline/point", "seconds"] == 20.0 * jobs
     assert targets.job_times(tmp_path, "local")[1] == jobs
+
+
+def _run_log(path, seconds, interleave):
+    """A raw run log's first records: its run record and its run phase."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    workload = {"kind": "point", **({"interleave": {"members": 5, "position": 0, "batch_ops": 10}} if interleave else {})}
+    path.write_text(json.dumps({"type": "run", "workload": workload}) + "\n" +
+                    json.dumps({"type": "phase", "phase": "run", "ops": 300000, "seconds": seconds}) + "\n")
+
+
+def test_an_interleaved_job_is_priced_once_from_its_own_time_or_its_runs_apart(tmp_path):
+    """slr fig8 at local: each job of five mechanisms measured at 40 s
+    (its runs' phases 3 s each, their copy jobs 0.5 s) is 40 s again; never
+    measured interleaved, it is its runs' own jobs (10 s, 6 s of phase each:
+    a start-up of 4 s) less the start-ups it shares: 4 + 5 x 6 = 34 s."""
+    from lsmrepro import studies
+    runs = studies.runs(studies.load_scale("local"), "slr", "fig8")
+    jobs = studies.interleave_groups(runs)
+    base = tmp_path / "local"
+    for load in runs["load"].unique():
+        _bench(base, f"loads/{load}", 20.0)
+    for (study, figure, group, rep), members in jobs.items():
+        _bench(base, f"{study}/{figure}/interleaved/{group}/r{rep}", 40.0)
+        for r in members:
+            _bench(base, f"{study}/{figure}/{r.point}/r{rep}", 0.5)
+            _run_log(base / "raw" / study / figure / r.point / f"r{rep}.jsonl", 3.0, interleave=True)
+    loads = 20.0 * runs["load"].nunique()
+    figures, _ = targets.estimate(tmp_path, "local")
+    fig8 = figures.set_index("target").loc["slr/fig8"]
+    assert fig8["unmeasured jobs"] == 0 and fig8["seconds"] == pytest.approx(40.0 * len(jobs) + loads)
+    assert fig8["jobs"] == len(runs) + len(jobs) + runs["load"].nunique()
+
+    for (study, figure, group, rep), members in jobs.items():
+        (base / "benchmarks" / study / figure / "interleaved" / group / f"r{rep}.tsv").unlink()
+        for r in members:
+            _bench(base, f"{study}/{figure}/{r.point}/r{rep}", 10.0)
+            _run_log(base / "raw" / study / figure / r.point / f"r{rep}.jsonl", 6.0, interleave=False)
+    figures, _ = targets.estimate(tmp_path, "local")
+    assert figures.set_index("target").loc["slr/fig8", "seconds"] == pytest.approx(34.0 * len(jobs) + loads)
