@@ -46,3 +46,24 @@ def test_the_cli_prints_the_shares_and_writes_the_rows(tmp_path, capsys):
     assert (tmp_path / "t.csv").read_text().count("\n") == 2
     with pytest.raises(SystemExit):
         timing.main([str(tmp_path / "nothing")])
+
+
+def test_an_interleaved_job_is_one_row_and_its_runs_none(tmp_path):
+    """rule bench_group: one job, its members' logs and limits reports in
+    its folder; each run's own job only copied them (no row of its own)."""
+    base = tmp_path / "local"
+    group = base / "raw" / "slr" / "fig8" / "interleaved" / "engine=leveldb-learned+dataset=OSM" / "r0"
+    group.mkdir(parents=True)
+    tsv = base / "benchmarks" / "slr" / "fig8" / "interleaved" / "engine=leveldb-learned+dataset=OSM" / "r0.tsv"
+    tsv.parent.mkdir(parents=True)
+    tsv.write_text("s\th:m:s\n12.0\t0:00:12\n")
+    member = json.dumps({"type": "run", "workload": {"interleave": {"members": 2, "position": 0, "batch_ops": 10}}})
+    end = json.dumps({"type": "end", "driver_seconds": {"open": 2.0, "phases": 6.0, "total": 9.0}})
+    for point in ("engine=leveldb-learned+slr=eq+dataset=OSM", "engine=leveldb-learned+slr=ea+dataset=OSM"):
+        (group / f"{point}.jsonl").write_text(member + "\n" + end + "\n")
+        (group / f"{point}.limits.json").write_text(json.dumps({"wall_seconds": 10.0}))
+        _job(base, f"slr/fig8/{point}/r0", 0.5, 10.0, {})  # the copy job, its files the job's copies
+        (base / "raw" / "slr" / "fig8" / point / "r0.jsonl").write_text(member + "\n" + end + "\n")
+    table = timing.jobs(base)
+    assert len(table) == 1 and table.iloc[0]["job_s"] == 12.0 and table.iloc[0]["phases_s"] == 6.0
+    assert table.iloc[0]["outside_runner_s"] == pytest.approx(2.0) and table.iloc[0]["figure"] == "fig8"
