@@ -30,7 +30,9 @@ LATENCY_STATS = ["mean", "min", "p50", "p90", "p99", "p999", "max", "count", "ta
 SETUP_FIELDS = {"loaded_keys": ("workload", "loaded_keys"), "key_bytes": ("workload", "key_bytes"),
                 "value_bytes": ("workload", "value_bytes"), "ops": ("workload", "ops"),
                 "max_background_jobs": ("options", "max_background_jobs"),
-                "block_cache_bytes": ("options", "block_cache_bytes")}
+                "block_cache_bytes": ("options", "block_cache_bytes"),
+                # an interleaved run's job ran this many databases in turns
+                "interleave_members": ("workload", "interleave", "members")}
 # Columns the variants' engine rows add (engines/<folder>/log.yaml), e.g.
 # the DobLIX agent's state: claims may select by them.
 ENGINE_COLUMNS = engine_rows.columns()
@@ -184,8 +186,10 @@ def run_field(metric, run):
 def setup_values(run):
     """The SETUP_FIELDS a run record has, as numbers."""
     out = {}
-    for name, (section, field) in SETUP_FIELDS.items():
-        value = (run.get(section) or {}).get(field)
+    for name, path in SETUP_FIELDS.items():
+        value = run
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
         try:
             out[name] = float(value) if isinstance(value, str) else value
         except ValueError:

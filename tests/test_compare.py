@@ -288,3 +288,28 @@ def test_an_interleaved_job_is_priced_once_from_its_own_time_or_its_runs_apart(t
             _run_log(base / "raw" / study / figure / r.point / f"r{rep}.jsonl", 6.0, interleave=False)
     figures, _ = targets.estimate(tmp_path, "local")
     assert figures.set_index("target").loc["slr/fig8", "seconds"] == pytest.approx(34.0 * len(jobs) + loads)
+
+
+def test_a_shipped_reference_says_its_interleaved_runs_in_its_tidy_tables(tmp_path):
+    """No raw logs shipped: an interleaved run's tidy rows
+    (setup_interleave_members) keep its 0.5 s copy job from being taken
+    for the run; the reference's 40 s job is the estimate."""
+    from lsmrepro import studies
+    runs = studies.runs(studies.load_scale("local"), "slr", "fig8")
+    jobs = studies.interleave_groups(runs)
+    ref = tmp_path / "reference" / "local"
+    rows = []
+    for load in runs["load"].unique():
+        _bench(ref, f"loads/{load}", 20.0)
+    for (study, figure, group, rep), members in jobs.items():
+        _bench(ref, f"{study}/{figure}/interleaved/{group}/r{rep}", 40.0)
+        for r in members:
+            _bench(ref, f"{study}/{figure}/{r.point}/r{rep}", 0.5)
+            run = dict(study=study, experiment=figure, point=r.point, repetition=rep, source="x.jsonl:1")
+            rows += [dict(run, metric="run_seconds", value=3.0), dict(run, metric="setup_ops", value=r.ops),
+                     dict(run, metric="setup_interleave_members", value=len(members))]
+    (ref / "tidy").mkdir(parents=True)
+    pd.DataFrame(rows).to_csv(ref / "tidy" / "slr.csv.gz", index=False)
+    figures, _ = targets.estimate(tmp_path, "local")
+    assert figures.set_index("target").loc["slr/fig8", "seconds"] == \
+        pytest.approx(40.0 * len(jobs) + 20.0 * runs["load"].nunique())
