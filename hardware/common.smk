@@ -38,7 +38,11 @@ def hardware_slurm_extra(wildcards, input):
     local one ignores them): the whole node (--exclusive), and the node the
     scale's fingerprint was taken on (--nodelist), so every benchmark and the
     calibration of a scale run on the one node they are keyed to. Before the
-    fingerprint exists (a dry run) only --exclusive."""
+    fingerprint exists (a dry run) only --exclusive; nothing for a job
+    without a fingerprint input, which measures nothing (an interleaved
+    run's own job, which copies its log)."""
+    if not getattr(input, "fingerprint", None):
+        return ""
     try:
         with open(input.fingerprint) as f:
             node = json.load(f).get("node") or {}

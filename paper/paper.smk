@@ -148,7 +148,7 @@ rule bench_run:
     threads: lambda w: 1 if run_row(w).group else workflow.cores
     resources:
         bench_lock=lambda w: 0 if run_row(w).group else 1,
-        slurm_extra=lambda w, input: "" if run_row(w).group else hardware_slurm_extra(w, input),
+        slurm_extra=hardware_slurm_extra,
     priority: lambda w: run_priority(w.scale, w.study, w.figure, w.point, w.rep)
     conda:
         CONDA_ENV

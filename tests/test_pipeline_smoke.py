@@ -189,7 +189,15 @@ def test_every_tidy_number_traces_back_to_its_field(results):
             value = _field_of(row["metric"], record, row["subset"], row.get("file"))
             assert abs(float(value) - row["value"]) <= 1e-9 * max(1, abs(value)), row.to_dict()
         assert path.startswith(str(raw)), path
-    on_disk = {str(p) for p in raw.rglob("*") if p.is_file()}
+    # an interleaved job's folder holds its runs' logs and reports, which
+    # each run's own job copies to the run's path: the copies are the sources
+    interleaved = {p for p in raw.glob("*/*/interleaved/*/r*/*") if p.is_file()}
+    assert interleaved, "the smoke scale runs interleaved figures (slr, lsm-eval fig8)"
+    for p in interleaved:
+        run = raw / p.parts[-6] / p.parts[-5] / p.name.removesuffix(".jsonl").removesuffix(".limits.json")
+        copy = run / f"{p.parts[-2]}{'.jsonl' if p.name.endswith('.jsonl') else '.limits.json'}"
+        assert copy.read_bytes() == p.read_bytes(), (p, copy)
+    on_disk = {str(p) for p in raw.rglob("*") if p.is_file()} - {str(p) for p in interleaved}
     assert set(files) | derived == on_disk, "every raw file contributes to the tidy data"
 
 
