@@ -141,8 +141,10 @@ def _field_of(metric, record, subset="", file=None):
             return record["counters"][rest[: -len("_gets")] + "_histogram"][bucket]
         return record["counters"][rest]
     if kind == "run" and metric.startswith("setup_"):
-        section, field = aggregate.SETUP_FIELDS[metric[len("setup_"):]]
-        return float(record[section][field])
+        value = record
+        for key in aggregate.SETUP_FIELDS[metric[len("setup_"):]]:  # its path in the record
+            value = value[key]
+        return float(value)
     if kind == "run":
         return aggregate.run_field(metric, record)
     if kind == "check":
