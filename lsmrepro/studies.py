@@ -168,13 +168,26 @@ def _check_figure(study, fig_id, fig, path):
                                                   + ", ".join(f"{d}: {n or 'not a list'}" for d, n in lengths.items()))
 
 
-# Workloads that write nothing: only those run interleaved, since another
-# database's background compaction would run during this one's turn.
+# Workload kinds that write nothing, and the YCSB properties of a mix that
+# writes: only read-only runs take turns, since a flush or compaction of
+# one database would run during another's turn.
 READ_ONLY = ("point", "range")
+YCSB_WRITES = ("insertproportion", "updateproportion", "readmodifywriteproportion")
+
+
+def read_only(w):
+    """Whether a workload writes nothing: a point or range workload, or a
+    YCSB mix whose write proportions (its overrides, else its spec file's)
+    are all 0."""
+    if w["kind"] == "ycsb":
+        return all(float(_ycsb_property(w, p, 0)) == 0 for p in YCSB_WRITES)
+    return w["kind"] in READ_ONLY
 
 
 def _check_interleave(fig, path, where):
-    """`interleave`: grid options of the figure's one engine, read-only workloads."""
+    """`interleave`: grid options of the figure's one engine. Its read-only
+    runs take turns; its writing runs only where a scale says so
+    (`interleave_writes`)."""
     if not (names := fig.get("interleave")):
         return
     if len(fig.get("engines", [])) != 1:
@@ -185,10 +198,6 @@ def _check_interleave(fig, path, where):
         if name not in options:
             raise InputError(path, f"{where}.interleave", f"an option of the figure's grid expected "
                                                           f"({', '.join(sorted(options))}), got {name!r}")
-    for wname, w in fig.get("workloads", {}).items():
-        if w["kind"] not in READ_ONLY:
-            raise InputError(path, f"{where}.workloads.{wname}",
-                             f"a read-only workload ({', '.join(READ_ONLY)}) in an interleaved figure, got {w['kind']!r}")
 
 
 @lru_cache(maxsize=None)
@@ -320,7 +329,8 @@ def load_scale(name, config_dir=CONFIG_DIR):
 def check_scale(scale_cfg, path):
     """What the scale schema cannot see: every `counts.figures` entry names a
     figure with runs, and its load_repetitions are at most its repetitions
-    at this scale (more would be loads no repetition starts from)."""
+    at this scale (more would be loads no repetition starts from), and only
+    a figure that interleaves interleaves its writes."""
     for key, entry in scale_cfg.get("counts", {}).get("figures", {}).items():
         field = f"counts.figures.{key}"
         study, _, fig_id = key.partition("/")
@@ -334,6 +344,9 @@ def check_scale(scale_cfg, path):
                 raise InputError(path, f"{field}.load_repetitions",
                                  f"at most the figure's {reps} repetitions at this scale expected, "
                                  f"got {entry['load_repetitions']}")
+        if entry.get("interleave_writes") and not figs[fig_id].get("interleave"):
+            raise InputError(path, f"{field}.interleave_writes", f"a figure with `interleave` expected "
+                                                                 f"(paper/{study}/experiments.yaml {fig_id} has none)")
 
 
 def scale_select(scale_cfg, study, fig_id):
@@ -380,8 +393,9 @@ def _load_shaping(study, options):
             if all(options.get(k) == str(v) for k, v in rule["when"].items()) for o in rule["options"]}
 
 
-def _point_rows(study, fig_id, fig, cnt):
-    """One dict per point of the grid (repetitions not yet expanded)."""
+def _point_rows(study, fig_id, fig, cnt, interleave_writes=False):
+    """One dict per point of the grid (repetitions not yet expanded); with
+    `interleave_writes` (the scale's say) its writing runs take turns too."""
     datasets = fig["datasets"]
     labels = datasets if isinstance(datasets, dict) else {d: d for d in datasets}
     varying = [d for d in DIMENSIONS if isinstance(fig.get(d), list)]
@@ -412,7 +426,8 @@ def _point_rows(study, fig_id, fig, cnt):
                             "memory_limit": fig.get("memory_limit"), "settle": fig.get("settle", "wait"),
                             "ops": cnt["ops"], "seed": fig.get("seed", 1000),
                             "run_options": [o for o in fig.get("run_options", []) if o not in shaping],
-                            "group": _group_id(factors, fig.get("interleave", [])),
+                            "group": _group_id(factors, fig.get("interleave", []))
+                            if interleave_writes or read_only(w) else "",
                         })
     return rows
 
@@ -527,7 +542,7 @@ def runs(scale_cfg, study=None, figure=None, select=None):
             continue
         cnt = counts(scale_cfg, s, fig_id, fig)
         shared = load_repetitions(scale_cfg, s, fig_id, cnt["repetitions"])
-        points = _point_rows(s, fig_id, fig, cnt)
+        points = _point_rows(s, fig_id, fig, cnt, _scale_entry(scale_cfg, s, fig_id).get("interleave_writes", False))
         keep = scale_select(scale_cfg, s, fig_id)
         if keep:
             frame = pd.DataFrame(points)
@@ -551,10 +566,19 @@ def runs(scale_cfg, study=None, figure=None, select=None):
                 r["load_args"] = _lsmbench_args(r, "load")
                 r["run_args"] = _lsmbench_args(r, "run")
                 rows.append(r)
-    frame = pd.DataFrame(rows)
+    frame = _no_lone_groups(pd.DataFrame(rows))
     if select and len(frame):
         frame = frame[_selection(frame, select)]
     return frame.reset_index(drop=True)
+
+
+def _no_lone_groups(frame):
+    """A run whose interleaved job would hold it alone (the scale selected
+    one member) runs as its own job."""
+    if not len(frame):
+        return frame
+    size = frame.groupby(["study", "figure", "group", "rep"])["point"].transform("size")
+    return frame.assign(group=frame["group"].where(size > 1, ""))
 
 
 def parse_select(select):

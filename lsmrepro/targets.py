@@ -282,6 +282,36 @@ def reference_note(results, used, scale="local"):
             f"measured on {cpu or 'an unrecorded CPU'} ({used} job times, {how}); jobs measured here replace them")
 
 
+def _library_owner(engine, variants):
+    """The engine whose library `engine` links (engines.yaml library_from),
+    else itself."""
+    return variants.get(engine, {}).get("library_from", engine)
+
+
+def _by_library(measured):
+    """Job times keyed by ids whose engine is the library's owner: a job of
+    rocksdb-doblix with the same options and data as one of rocksdb (the
+    library it links) does the same work, so either's time prices both
+    (the doblix study ran RocksDB's block-based table as engine rocksdb
+    before its four systems shared rocksdb-doblix's lsmbench)."""
+    from engines.registry import load_variants
+    variants = load_variants()
+    out = {}
+    for (kind, job), times in measured.items():
+        out.setdefault((kind, _library_id(job, variants)), []).extend(times)
+    return out
+
+
+def _library_id(job, variants):
+    """`job` (a run, group or load id, or study/figure/<one of those>) with
+    its engine=<id> replaced by engine=<the library's owner>."""
+    head, sep, tail = job.rpartition("/")
+    first, plus, rest = tail.partition(studies.ID_SEP)
+    if first.startswith("engine="):
+        first = "engine=" + _library_owner(first[len("engine="):], variants)
+    return head + sep + first + plus + rest
+
+
 def _startup(measured):
     """The smallest non-phase part of any job: what every job pays whatever its size."""
     rest = [s - p for (kind, _), jobs in measured.items() if kind in ("run", "load") for _, s, p, _ in jobs]
@@ -296,7 +326,10 @@ def estimate(results, scale, select=None, scale_cfg=None):
     it once for every figure that reads it. `scale_cfg`: the scale's
     settings to price instead of config/scales/<scale>.yaml's (other counts)."""
     runs = studies.runs(scale_cfg or studies.load_scale(scale), select=select)
-    measured, _ = job_times(results, scale)
+    from engines.registry import load_variants
+    variants = load_variants()
+    canon = lambda job: _library_id(job, variants)  # noqa: E731
+    measured = _by_library(job_times(results, scale)[0])
     startup = _startup(measured)
     per_scale_runs = {s: studies.runs(studies.load_scale(s)) for s in SCALES}
     loads = {}  # load id -> (seconds or None when unmeasured, disk bytes)
@@ -304,7 +337,7 @@ def estimate(results, scale, select=None, scale_cfg=None):
     def load_cost(load, r):
         if load not in loads:
             disk = _keys(scale, r["dataset_name"]) * (8 + int(r["value_bytes"])) * 1.1
-            hits = [j for k, v in measured.items() if k[0] == "load" and _same_load(k[1], load) for j in v]
+            hits = [j for k, v in measured.items() if k[0] == "load" and _same_load(k[1], canon(load)) for j in v]
             seconds = None
             if hits:
                 src_scale, s, _, _ = _closest(hits, scale)
@@ -323,7 +356,7 @@ def estimate(results, scale, select=None, scale_cfg=None):
         return s, phase, phase * r.ops / src_ops, _keys(scale, r.dataset_name) / _keys(src_scale, r.dataset_name)
 
     def run_cost(r):
-        key = ("run", f"{r.study}/{r.figure}/{r.point}")
+        key = ("run", canon(f"{r.study}/{r.figure}/{r.point}"))
         if key not in measured:
             return None
         s, phase, phase_here, keys = scaled(key, r)
@@ -334,8 +367,8 @@ def estimate(results, scale, select=None, scale_cfg=None):
         scaled; where it was never measured, the runs' own jobs, run apart
         (an earlier run of the figure), less the start-ups it shares."""
         r0 = rows[0]
-        group = ("group", f"{r0.study}/{r0.figure}/{r0.group}")
-        members = [("member", f"{r.study}/{r.figure}/{r.point}") for r in rows]
+        group = ("group", canon(f"{r0.study}/{r0.figure}/{r0.group}"))
+        members = [("member", canon(f"{r.study}/{r.figure}/{r.point}")) for r in rows]
         if group in measured and all(m in measured for m in members):
             parts = [scaled(m, r) for m, r in zip(members, rows)]
             src_scale, s, _, _ = _closest(measured[group], scale)

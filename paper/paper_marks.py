@@ -11,7 +11,7 @@ where h is the bar's height and ours the claim's measure computed from the
 same rows as the bar (mean numerator / mean denominator). A bar that plots
 the measure itself gets the paper's number; a bar of absolute values gets
 the paper's ratio applied to our measured baseline ("1.92x of
-engine=rocksdb" means 1.92 times our RocksDB bar). A range is a band, a
+table=block" means 1.92 times our RocksDB bar). A range is a band, a
 value or member a line; a direction has no number and draws nothing."""
 import math
 

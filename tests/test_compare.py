@@ -313,3 +313,23 @@ def test_a_shipped_reference_says_its_interleaved_runs_in_its_tidy_tables(tmp_pa
     figures, _ = targets.estimate(tmp_path, "local")
     assert figures.set_index("target").loc["slr/fig8", "seconds"] == \
         pytest.approx(40.0 * len(jobs) + 20.0 * runs["load"].nunique())
+
+
+def test_a_job_of_an_engine_that_links_anothers_library_is_priced_by_that_engines_time(tmp_path):
+    """doblix's RocksDB runs: measured as engine rocksdb (the shipped
+    reference), priced for engine rocksdb-doblix with the same options and
+    data (it links rocksdb's library); other engines' ids stay apart."""
+    from engines.registry import load_variants
+    from lsmrepro import studies
+    variants = load_variants()
+    assert targets._library_id("doblix/fig9/engine=rocksdb-doblix+table=block+dataset=AMZN", variants) == \
+        "doblix/fig9/engine=rocksdb+table=block+dataset=AMZN"
+    assert targets._library_id("engine=bourbon+dataset=ar", variants) == "engine=bourbon+dataset=ar"
+    runs = studies.runs(studies.load_scale("local"), "doblix", "fig1")
+    ref = tmp_path / "reference" / "local"
+    for load in runs["load"].unique():
+        _bench(ref, f"loads/{load.replace('engine=rocksdb-doblix', 'engine=rocksdb')}", 30.0)
+    for r in runs.itertuples():
+        _bench(ref, f"{r.study}/{r.figure}/{r.point.replace('engine=rocksdb-doblix', 'engine=rocksdb')}/r{r.rep}", 4.0)
+    fig1 = targets.estimate(tmp_path, "local")[0].set_index("target").loc["doblix/fig1"]
+    assert fig1["unmeasured jobs"] == 0 and fig1["seconds"] == 30.0 * runs["load"].nunique() + 4.0 * len(runs)

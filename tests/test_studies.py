@@ -105,10 +105,32 @@ def test_interleaved_runs_of_a_repetition_and_condition_are_one_job():
     assert set(plain["group"]) == {""} and not studies.interleave_groups(plain)
 
 
+def test_writing_runs_of_an_interleaved_figure_take_turns_only_where_the_scale_says():
+    """doblix fig9: the four systems of a dataset, workload and repetition
+    are one job; the mixes that insert only with the scale's
+    interleave_writes (local: a run's inserts fit in a memtable)."""
+    local = studies.load_scale("local")
+    for writes in (True, False):
+        cfg = copy.deepcopy(local)
+        cfg["counts"]["figures"]["doblix/fig9"]["interleave_writes"] = writes
+        runs = studies.runs(cfg, "doblix", "fig9")
+        grouped = runs[runs["group"] != ""]
+        assert set(grouped["workload"]) == (set(runs["workload"]) if writes else {"read_only"})
+        jobs = studies.interleave_groups(runs)
+        assert len(jobs) == len(grouped.drop_duplicates(["dataset", "workload", "rep"]))
+        assert {tuple(sorted(r.table for r in m)) for m in jobs.values()} == {
+            ("block", "bourbon-style", "doblix", "tridentkv-style")}
+    cfg["counts"]["figures"]["doblix/fig15"]["interleave_writes"] = True  # fig15 has no `interleave`
+    with pytest.raises(InputError, match="counts.figures.doblix/fig15.interleave_writes"):
+        studies.check_scale(cfg, "local.yaml")
+    assert studies.read_only({"kind": "ycsb", "spec": "workloadc"})
+    assert not studies.read_only({"kind": "ycsb", "spec": "workloadc", "properties": {"updateproportion": 0.5}})
+    assert not studies.read_only({"kind": "ycsb", "spec": "workloadf"})  # read-modify-write
+
+
 @pytest.mark.parametrize("change, field, expected", [
     ({"interleave": ["colour"]}, "interleave", "an option of the figure's grid expected (slr), got 'colour'"),
     ({"engines": ["leveldb-learned", "leveldb"]}, "interleave", "a figure of one engine expected"),
-    ({"workloads": {"mix": {"kind": "ycsb", "spec": "workloada"}}}, "workloads.mix", "a read-only workload"),
 ])
 def test_a_bad_interleave_is_one_error_naming_the_field(tmp_path, change, field, expected):
     fig = {**copy.deepcopy(studies.figures("slr")["fig8"]), **change}

@@ -5,6 +5,7 @@
 #ifndef LSMBENCH_ENGINE_H_
 #define LSMBENCH_ENGINE_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -70,6 +71,11 @@ class Engine {
   // reads must count this database's work only.
   virtual void Pause() {}
   virtual void Resume() {}
+  // Flushes and compactions this database has begun or has pending since it
+  // was opened, or -1 when the engine cannot tell. Interleaved runs that
+  // write need it (and it must stay 0): a background job of one member
+  // would run during another's turns.
+  virtual int64_t BackgroundJobs() { return -1; }
 };
 
 std::unique_ptr<Engine> NewEngine();

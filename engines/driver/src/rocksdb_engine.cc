@@ -1,5 +1,6 @@
 // lsmbench adapter for RocksDB 7.8.3 with the block-based table (pristine,
 // and with the DobLIX table factory, which plugs in under the same API).
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -78,11 +79,11 @@ class RocksDBEngine : public Engine {
     if (perf_steps_) {
       // Per-thread: lsmbench runs its operations on this thread.
       rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableTimeExceptForMutex);
-      rocksdb::get_perf_context()->Reset();
       // Each level's share of the table reads: the LSM shapes of two runs
       // change the per-get work independently of the table format.
       rocksdb::get_perf_context()->EnablePerLevelPerfContext();
     }
+    perf_level_ = rocksdb::GetPerfLevel();
     rocksdb::DB* db = nullptr;
     rocksdb::Status s = rocksdb::DB::Open(opt, dir, &db);
     if (!s.ok()) {
@@ -90,6 +91,12 @@ class RocksDBEngine : public Engine {
       return false;
     }
     db_.reset(db);
+    // The steps count operations from here: DB::Open reads the tables'
+    // index and filter blocks on a pool of threads that this one joins, so
+    // its share of those reads varies from open to open.
+    if (perf_steps_) rocksdb::get_perf_context()->Reset();
+    resumed_misses_ = ModelMisses();
+    bytes_written_at_open_ = BackgroundBytesWritten();
     return true;
   }
 
@@ -166,9 +173,7 @@ class RocksDBEngine : public Engine {
             {"compaction_cpu_seconds", compaction_cpu_seconds},
             // Bytes flushes and compactions wrote: creation time per byte
             // compares tables that cut the same data into different sizes.
-            {"compaction_bytes_written",
-             statistics_->getTickerCount(rocksdb::FLUSH_WRITE_BYTES) +
-                 statistics_->getTickerCount(rocksdb::COMPACT_WRITE_BYTES)},
+            {"compaction_bytes_written", BackgroundBytesWritten()},
             {"blocks_read", statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_MISS)},
             {"block_cache_data_hits", statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_HIT)},
             {"learning_seconds", nullptr},
@@ -179,7 +184,49 @@ class RocksDBEngine : public Engine {
 
   void Close() override { db_.reset(); }
 
+  // The counters this adapter reads that are not the database's own are the
+  // thread's PerfContext and perf level, the DobLIX reader's thread step
+  // timers and its process-wide model misses: Pause keeps this database's,
+  // Resume puts them back (a background flush or compaction of another
+  // member would still land in the process-wide count: runs that interleave
+  // are settled and read-only).
+  bool Interleaves() const override { return true; }
+  void Pause() override {
+    paused_perf_ = *rocksdb::get_perf_context();
+    if (auto* steps = DoblixStepNanos()) std::copy(steps, steps + 3, paused_steps_);
+    own_model_misses_ += ModelMisses() - resumed_misses_;
+    paused_ = took_turns_ = true;
+  }
+  void Resume() override {
+    rocksdb::SetPerfLevel(perf_level_);
+    if (paused_) {
+      *rocksdb::get_perf_context() = paused_perf_;
+      if (auto* steps = DoblixStepNanos()) std::copy(paused_steps_, paused_steps_ + 3, steps);
+    }
+    resumed_misses_ = ModelMisses();
+    paused_ = false;
+  }
+  // Flushes and compactions since Open: done (their bytes written), running
+  // or waiting (an immutable memtable, a pending compaction). RocksDB's
+  // EventListener would count them exactly, but the library is built
+  // without RTTI and a listener subclass here needs its typeinfo.
+  int64_t BackgroundJobs() override {
+    int64_t jobs = BackgroundBytesWritten() != bytes_written_at_open_;
+    for (const char* p : {"rocksdb.num-immutable-mem-table", "rocksdb.num-running-flushes",
+                          "rocksdb.num-running-compactions", "rocksdb.compaction-pending"}) {
+      uint64_t v = 0;
+      db_->GetIntProperty(p, &v);
+      jobs += static_cast<int64_t>(v);
+    }
+    return jobs;
+  }
+
  private:
+  uint64_t BackgroundBytesWritten() const {
+    return statistics_->getTickerCount(rocksdb::FLUSH_WRITE_BYTES) +
+           statistics_->getTickerCount(rocksdb::COMPACT_WRITE_BYTES);
+  }
+
   // Sums over the live tables' properties.
   struct TableSums {
     uint64_t index_bytes = 0, filter_bytes = 0, data_blocks = 0, table_bytes = 0, tables = 0;
@@ -211,17 +258,33 @@ class RocksDBEngine : public Engine {
   // The engine record's `doblix` object (null for the block-based table).
   nlohmann::json DoblixStats(const TableSums& t) const {
     if (std::string(table_factory_->Name()) != "DoblixTable") return nullptr;
-    const auto* misses = static_cast<const std::atomic<uint64_t>*>(
-        table_factory_->GetOptionsPtr("DoblixModelMisses"));
     return {{"live_tables_train_seconds", t.train_us / 1e6},
             {"live_tables_serialize_seconds", t.serialize_us / 1e6},
             {"live_tables_index_nodes", t.index_nodes},
-            {"model_misses", misses != nullptr ? misses->load() : uint64_t{0}},
+            {"model_misses", OwnModelMisses()},
             {"index_bytes_per_entry",
              t.entries > 0 ? static_cast<double>(t.index_bytes) / t.entries : 0.0},
             {"agent_episodes", agent_episodes_ != nullptr
                                    ? nlohmann::json::parse((*agent_episodes_)())
                                    : nlohmann::json::array()}};
+  }
+
+  // The DobLIX reader's process-wide count of lookups its model missed.
+  uint64_t ModelMisses() const {
+    const auto* misses = static_cast<const std::atomic<uint64_t>*>(
+        table_factory_->GetOptionsPtr("DoblixModelMisses"));
+    return misses != nullptr ? misses->load() : 0;
+  }
+  // This database's: all of the process's unless it took turns with others.
+  uint64_t OwnModelMisses() const {
+    if (!took_turns_) return ModelMisses();
+    return own_model_misses_ + (paused_ ? 0 : ModelMisses() - resumed_misses_);
+  }
+  // The calling thread's DobLIX step timers (s_block, s_kv, model lookups),
+  // null for other tables. The reader's thread_local is not const: the
+  // const of GetOptionsPtr is the factory's.
+  uint64_t* DoblixStepNanos() const {
+    return static_cast<uint64_t*>(const_cast<void*>(table_factory_->GetOptionsPtr("DoblixStepNanos")));
   }
 
   // Figure 11's steps where PerfContext has them (this thread's sums).
@@ -345,9 +408,16 @@ class RocksDBEngine : public Engine {
   }
 
   std::shared_ptr<rocksdb::Statistics> statistics_;
+  uint64_t bytes_written_at_open_ = 0;
   std::shared_ptr<rocksdb::TableFactory> table_factory_;
   std::function<std::string()>* agent_episodes_ = nullptr;
   bool perf_steps_ = false;
+  rocksdb::PerfLevel perf_level_ = rocksdb::PerfLevel::kEnableCount;
+  // Kept between this database's turns (Pause/Resume).
+  rocksdb::PerfContext paused_perf_;
+  uint64_t paused_steps_[3] = {0, 0, 0};
+  uint64_t own_model_misses_ = 0, resumed_misses_ = 0;
+  bool paused_ = false, took_turns_ = false;
   rocksdb::ReadOptions read_options_;
   rocksdb::WriteOptions write_options_;
   std::unique_ptr<rocksdb::DB> db_;

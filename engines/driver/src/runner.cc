@@ -341,8 +341,15 @@ std::vector<RunResult> Interleave(const std::vector<Member>& members, const RunS
     *err = "interleaved runs start from loaded databases (--phase run)";
     return results;
   }
+  const bool writes = std::any_of(spec.ops.begin(), spec.ops.end(), [](const Op& op) {
+    return op.type != OpType::kGet && op.type != OpType::kScan;
+  });
   for (size_t k = 0; k < members.size(); k++) {
     if (!members[k].engine->Interleaves()) return fail(k, members[k].engine->Name() + " does not interleave");
+    if (writes && members[k].engine->BackgroundJobs() < 0) {
+      return fail(k, members[k].engine->Name() + " cannot tell its flushes and compactions, so its "
+                     "writing runs do not interleave");
+    }
   }
   std::vector<std::unique_ptr<Session>> sessions;
   for (size_t k = 0; k < members.size(); k++) {
@@ -371,6 +378,14 @@ std::vector<RunResult> Interleave(const std::vector<Member>& members, const RunS
     bar.Tick(end);
   }
   bar.Done();
+  // A writing run interleaves only while its writes stay in the memtable:
+  // a flush or compaction would have run in the other members' turns.
+  for (size_t k = 0; writes && k < k_members; k++) {
+    if (int64_t jobs = members[k].engine->BackgroundJobs(); jobs != 0) {
+      return fail(k, std::to_string(jobs) + " flushes or compactions began during an interleaved run "
+                     "that writes (its writes outgrew the memtable): run it alone");
+    }
+  }
   for (size_t k = 0; k < k_members; k++) {
     members[k].engine->Resume();
     results[k] = sessions[k]->Finish();

@@ -254,6 +254,44 @@ TEST_F(InterleaveTest, AnEngineThatDoesNotInterleaveIsRefused) {
   EXPECT_EQ(calls.find('a'), std::string::npos) << "nothing ran";
 }
 
+// A turn-taking engine that says how many background jobs it began.
+class JobsEngine : public TurnEngine {
+ public:
+  JobsEngine(char id, std::string* calls, int64_t jobs) : TurnEngine(id, calls), jobs_(jobs) {}
+  int64_t BackgroundJobs() override { return jobs_; }
+
+ private:
+  int64_t jobs_;
+};
+
+TEST_F(InterleaveTest, AWritingRunInterleavesOnlyWhereItsBackgroundJobsAreCounted) {
+  spec_.ops.resize(20);
+  spec_.ops.push_back({OpType::kInsert, Expect::kUnknown, 0, 15});
+  std::string calls, err;
+  TurnEngine a('a', &calls), b('b', &calls);  // BackgroundJobs() is -1
+  Interleaved({&a, &b}, 10, &err);
+  EXPECT_THAT(err, ::testing::HasSubstr("cannot tell its flushes and compactions"));
+  EXPECT_EQ(calls.find('a'), std::string::npos) << "nothing ran";
+  err.clear();
+  JobsEngine c('c', &calls, 0), d('d', &calls, 0);
+  for (const RunResult& r : Interleaved({&c, &d}, 10, &err)) EXPECT_EQ(r.wrong, 0u);
+  EXPECT_EQ(err, "");
+}
+
+TEST_F(InterleaveTest, AWritingRunWhoseWritesLeftTheMemtableFails) {
+  spec_.ops.resize(20);
+  spec_.ops.push_back({OpType::kInsert, Expect::kUnknown, 0, 15});
+  std::string calls, err;
+  JobsEngine a('a', &calls, 0), flushed('b', &calls, 1);
+  std::vector<RunResult> r = Interleaved({&a, &flushed}, 10, &err);
+  EXPECT_THAT(err, ::testing::HasSubstr("1 flushes or compactions began during an interleaved run"));
+  EXPECT_THAT(r[1].error, ::testing::HasSubstr("run it alone"));
+  err.clear();
+  spec_.ops.pop_back();  // read-only: background jobs do not matter
+  Interleaved({&a, &flushed}, 10, &err);
+  EXPECT_EQ(err, "");
+}
+
 TEST_F(RunnerTest, UnfinishedLogNeverAppearsUnderItsName) {
   std::string err;
   std::filesystem::remove(path_);
