@@ -188,8 +188,8 @@ class RocksDBEngine : public Engine {
   // thread's PerfContext and perf level, the DobLIX reader's thread step
   // timers and its process-wide model misses: Pause keeps this database's,
   // Resume puts them back (a background flush or compaction of another
-  // member would still land in the process-wide count: runs that interleave
-  // are settled and read-only).
+  // member would still land in the process-wide count: an interleaved run
+  // starts none, BackgroundJobs checks it where the run writes).
   bool Interleaves() const override { return true; }
   void Pause() override {
     paused_perf_ = *rocksdb::get_perf_context();
