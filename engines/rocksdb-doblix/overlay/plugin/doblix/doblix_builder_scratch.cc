@@ -47,7 +47,6 @@ void DoblixBuilderScratch::Release(std::unique_ptr<DoblixBuilderScratch> s) {
 void DoblixBuilderScratch::Clear() {
   ClearWithin(&keys);
   ClearWithin(&values);
-  ClearWithin(&user_keys);
   ClearWithin(&bytes);
   ClearWithin(&chunks);
   if (chunks_.size() > kPooledChunks) chunks_.resize(kPooledChunks);

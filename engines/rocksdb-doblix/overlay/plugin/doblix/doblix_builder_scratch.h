@@ -29,8 +29,8 @@ class DoblixBuilderScratch {
   size_t entry_bytes() const { return entry_bytes_; }
 
   std::vector<Slice> keys, values;
-  // Finish's working arrays (same length as keys when used).
-  std::vector<Slice> user_keys;
+  // Per entry, filled by the builder as entries come: bytes in a block,
+  // and the integer training cuts by (then Finish's working array).
   std::vector<uint32_t> bytes;
   std::vector<uint64_t> chunks;
 
