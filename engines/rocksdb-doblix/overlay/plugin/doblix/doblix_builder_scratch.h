@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "rocksdb/slice.h"
@@ -33,6 +34,8 @@ class DoblixBuilderScratch {
   // and the integer training cuts by (then Finish's working array).
   std::vector<uint32_t> bytes;
   std::vector<uint64_t> chunks;
+  // Encoded data blocks not yet appended to the file (a little over 1 MiB).
+  std::string staged;
 
  private:
   static constexpr size_t kChunk = 1 << 20;

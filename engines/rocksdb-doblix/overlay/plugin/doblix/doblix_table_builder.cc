@@ -240,13 +240,21 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
 
   // Serialization: the data blocks, then the model.
   t0 = std::chrono::steady_clock::now();
-  std::string block;
+  // Blocks are staged and appended more than 1 MiB at a time: the file
+  // writer (its buffer at most writable_file_max_buffer_size, 1 MiB by
+  // default) then writes them from here instead of copying them into its
+  // buffer first.
+  std::string& staged = scratch_->staged;
+  staged.clear();
   for (size_t b = 0; b < cuts.size(); b++) {
-    block.clear();
-    DoblixBlock::Encode(keys, values, cuts[b].begin, cuts[b].end, &block);
-    model.segments[b].offset = offset_;
-    model.segments[b].size = static_cast<uint32_t>(block.size() - kDoblixBlockTrailerSize);
-    if (!Append(block).ok()) return status_;
+    const size_t at = staged.size();
+    DoblixBlock::Encode(keys, values, cuts[b].begin, cuts[b].end, &staged);
+    model.segments[b].offset = offset_ + at;
+    model.segments[b].size = static_cast<uint32_t>(staged.size() - at - kDoblixBlockTrailerSize);
+    if (staged.size() > kStagedBytes || b + 1 == cuts.size()) {
+      if (!Append(staged).ok()) return status_;
+      staged.clear();
+    }
   }
   props_.data_size = offset_;
   props_.num_data_blocks = cuts.size();

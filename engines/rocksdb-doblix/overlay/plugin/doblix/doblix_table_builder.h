@@ -81,6 +81,7 @@ class DoblixTableBuilder : public TableBuilder {
   size_t longest_user_key_ = 0;
   const uint32_t offset_bytes_;  // of an entry offset in a block of B_max
   static constexpr uint64_t kEntryOverhead = 2 + 2;  // two length varints, 16-bit offset
+  static constexpr size_t kStagedBytes = 1 << 20;    // data blocks per file append
   std::vector<std::string> range_del_keys_, range_del_values_;
   uint64_t offset_ = 0;
   bool flush_ = false;
