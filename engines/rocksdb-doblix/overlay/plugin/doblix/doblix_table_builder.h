@@ -1,7 +1,10 @@
 // Writes one DobLIX table. Entries are buffered until Finish(), because the
 // model is trained on the whole table (seed 002 §III-A) and the table's
 // common key prefix is known only then; Finish() then trains (segments the
-// entries into blocks and fits their models) and serializes.
+// entries into blocks and fits their models) and serializes. Add() takes
+// training's per-entry inputs while the entry is at hand (its bytes in a
+// block, its integer after the prefix shared so far), so Finish() reads no
+// key to train.
 #pragma once
 
 #include <memory>
