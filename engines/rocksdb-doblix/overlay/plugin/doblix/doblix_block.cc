@@ -1,5 +1,8 @@
 #include "plugin/doblix/doblix_block.h"
 
+#include <cassert>
+#include <cstring>
+
 #include "db/dbformat.h"
 #include "monitoring/perf_context_imp.h"
 #include "plugin/doblix/doblix_format.h"
@@ -13,32 +16,52 @@ void DoblixBlock::Encode(const std::vector<Slice>& keys, const std::vector<Slice
   Slice first = ExtractUserKey(keys[begin]);
   Slice last = ExtractUserKey(keys[end - 1]);
   // Keys are sorted, so the common prefix of all is that of the first and last.
-  size_t plen = first.difference_offset(last);
-  PutVarint32(out, static_cast<uint32_t>(plen));
-  out->append(first.data(), plen);
-  std::vector<uint32_t> offsets;
-  offsets.reserve(end - begin);
+  const size_t plen = first.difference_offset(last);
+  // The block's size first, so it is written through one pointer into one
+  // allocation (a table writes every entry once here: appends that check
+  // and grow the string per field cost more than the copies).
+  size_t body = VarintLength(plen) + plen;
   for (size_t i = begin; i < end; i++) {
-    offsets.push_back(static_cast<uint32_t>(out->size() - start));
-    Slice suffix(keys[i].data() + plen, keys[i].size() - plen);
-    PutVarint32(out, static_cast<uint32_t>(suffix.size()));
-    PutVarint32(out, static_cast<uint32_t>(values[i].size()));
-    out->append(suffix.data(), suffix.size());
-    out->append(values[i].data(), values[i].size());
+    const size_t slen = keys[i].size() - plen;
+    body += VarintLength(slen) + VarintLength(values[i].size()) + slen + values[i].size();
   }
   // 16-bit offsets whenever the entries fit in 64 KiB (every block cut at a
   // B_max up to 32 KiB, bar one oversized entry): 2 bytes an entry less,
   // which every flush and compaction writes again.
-  const bool narrow = out->size() - start <= 0xffff;
-  for (uint32_t o : offsets) {
+  const bool narrow = body <= 0xffff;
+  const size_t n = end - begin;
+  out->resize(start + body + n * (narrow ? 2 : 4) + 4 + kDoblixBlockTrailerSize);
+  char* const base = &(*out)[start];
+  char* p = EncodeVarint32(base, static_cast<uint32_t>(plen));
+  memcpy(p, first.data(), plen);
+  p += plen;
+  char* offsets = base + body;
+  for (size_t i = begin; i < end; i++) {
+    const uint32_t at = static_cast<uint32_t>(p - base);
     if (narrow) {
-      PutFixed16(out, static_cast<uint16_t>(o));
+      EncodeFixed16(offsets, static_cast<uint16_t>(at));
+      offsets += 2;
     } else {
-      PutFixed32(out, o);
+      EncodeFixed32(offsets, at);
+      offsets += 4;
     }
+    const size_t slen = keys[i].size() - plen;
+    p = EncodeVarint32(p, static_cast<uint32_t>(slen));
+    p = EncodeVarint32(p, static_cast<uint32_t>(values[i].size()));
+    const char* suffix = keys[i].data() + plen;
+    if (values[i].data() == suffix + slen) {
+      // The builder keeps each entry's key and value adjacent: one copy.
+      memcpy(p, suffix, slen + values[i].size());
+    } else {
+      memcpy(p, suffix, slen);
+      memcpy(p + slen, values[i].data(), values[i].size());
+    }
+    p += slen + values[i].size();
   }
-  PutFixed32(out, static_cast<uint32_t>(offsets.size()) | (narrow ? kDoblixNarrowOffsets : 0));
-  PutFixed32(out, DoblixChecksum(out->data() + start, out->size() - start));
+  EncodeFixed32(offsets, static_cast<uint32_t>(n) | (narrow ? kDoblixNarrowOffsets : 0));
+  offsets += 4;
+  assert(p == base + body);
+  EncodeFixed32(offsets, DoblixChecksum(base, static_cast<size_t>(offsets - base)));
 }
 
 Status DoblixBlock::Parse(const Slice& contents, bool verify_checksum, bool check_offsets) {

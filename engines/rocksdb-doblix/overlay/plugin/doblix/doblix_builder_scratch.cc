@@ -18,6 +18,7 @@ namespace {
 constexpr size_t kPooledScratches = 1;
 constexpr size_t kPooledChunks = 256;        // 256 MiB of entries
 constexpr size_t kPooledEntries = 4u << 20;  // slots in each array
+constexpr size_t kPooledStaged = 4u << 20;   // staged block bytes (an oversized entry's block may pass it)
 
 thread_local std::vector<std::unique_ptr<DoblixBuilderScratch>> pool;
 
@@ -47,9 +48,13 @@ void DoblixBuilderScratch::Release(std::unique_ptr<DoblixBuilderScratch> s) {
 void DoblixBuilderScratch::Clear() {
   ClearWithin(&keys);
   ClearWithin(&values);
-  ClearWithin(&user_keys);
   ClearWithin(&bytes);
   ClearWithin(&chunks);
+  if (staged.capacity() > kPooledStaged) {
+    std::string().swap(staged);
+  } else {
+    staged.clear();
+  }
   if (chunks_.size() > kPooledChunks) chunks_.resize(kPooledChunks);
   large_.clear();
   current_ = 0;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "rocksdb/slice.h"
@@ -29,10 +30,12 @@ class DoblixBuilderScratch {
   size_t entry_bytes() const { return entry_bytes_; }
 
   std::vector<Slice> keys, values;
-  // Finish's working arrays (same length as keys when used).
-  std::vector<Slice> user_keys;
+  // Per entry, filled by the builder as entries come: bytes in a block,
+  // and the integer training cuts by (then Finish's working array).
   std::vector<uint32_t> bytes;
   std::vector<uint64_t> chunks;
+  // Encoded data blocks not yet appended to the file (a little over 1 MiB).
+  std::string staged;
 
  private:
   static constexpr size_t kChunk = 1 << 20;

@@ -62,6 +62,13 @@ inline uint64_t DoblixChunk(const Slice& user_key, size_t skip) {
     memcpy(&v, user_key.data() + skip, 8);
     return __builtin_bswap64(v);
   }
+  if (skip < user_key.size() && user_key.size() >= 8) {
+    // The key ends inside the 8 bytes (a table's last bytes, e.g. 64-byte
+    // keys under a long prefix): its last 8 bytes, shifted past the zeros.
+    uint64_t v;
+    memcpy(&v, user_key.data() + user_key.size() - 8, 8);
+    return __builtin_bswap64(v) << (8 * (skip + 8 - user_key.size()));
+  }
 #endif
   uint64_t x = 0;
   for (size_t i = 0; i < 8; i++) {

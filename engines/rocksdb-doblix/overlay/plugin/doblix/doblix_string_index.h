@@ -9,6 +9,7 @@
 // is DoblixModel::Locate.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -30,7 +31,21 @@ class DoblixStringIndex {
   static std::vector<DoblixCut> Build(const std::vector<Slice>& user_keys,
                                       const std::vector<uint32_t>& bytes, uint32_t error,
                                       uint32_t max_block, DoblixModel* model,
-                                      std::vector<uint64_t>* chunk_buffer);
+                                      std::vector<uint64_t>* chunk_buffer) {
+    return Build(user_keys, 0, bytes, error, max_block, model, chunk_buffer, false, SIZE_MAX);
+  }
+  // The same over `keys` whose last `trailer` bytes are not part of the
+  // user key (8: the table builder's internal keys). With `chunks_ready`,
+  // *chunk_buffer already holds every key's root integer,
+  // DoblixChunk(user key, model->prefix.size()). `longest` bounds the user
+  // keys' sizes: when no key reaches past the root's 8 bytes, no run can
+  // become a child and the root's keys are cut in one stretch without
+  // reading a key (the same blocks and model).
+  static std::vector<DoblixCut> Build(const std::vector<Slice>& keys, size_t trailer,
+                                      const std::vector<uint32_t>& bytes, uint32_t error,
+                                      uint32_t max_block, DoblixModel* model,
+                                      std::vector<uint64_t>* chunk_buffer, bool chunks_ready,
+                                      size_t longest);
   // Children stop here (each level moves >= 8 bytes into the key).
   static constexpr int kMaxDepth = 512;
 };

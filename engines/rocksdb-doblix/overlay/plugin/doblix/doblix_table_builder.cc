@@ -24,6 +24,22 @@
 namespace ROCKSDB_NAMESPACE {
 
 namespace {
+// How many of the first n bytes of a and b agree (n if all do): 8 bytes a
+// step, inline (a call to memcmp per entry cost more than the compare).
+size_t SharedBytes(const char* a, const char* b, size_t n) {
+  size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    memcpy(&x, a + i, 8);
+    memcpy(&y, b + i, 8);
+    if (x != y) return i + (__builtin_ctzll(x ^ y) >> 3);
+  }
+#endif
+  while (i < n && a[i] == b[i]) i++;
+  return i;
+}
+
 uint64_t MicrosSince(std::chrono::steady_clock::time_point t0) {
   return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
                                    std::chrono::steady_clock::now() - t0)
@@ -39,6 +55,7 @@ DoblixTableBuilder::DoblixTableBuilder(const TableBuilderOptions& tbo,
       knobs_(knobs),
       file_(file),
       scratch_(DoblixBuilderScratch::Acquire()),
+      offset_bytes_(knobs.max_block_size <= 0xffff ? 2 : 4),
       flush_(tbo.reason == TableFileCreationReason::kFlush) {
   // Keys become integers by their bytes, so the order must be bytewise.
   const Comparator* ucmp = tbo.internal_comparator.user_comparator();
@@ -104,15 +121,25 @@ void DoblixTableBuilder::Add(const Slice& key, const Slice& value) {
     if (props_.num_entries == 0) {
       first_user_key_.assign(user_key.data(), user_key.size());
       prefix_len_ = user_key.size();
+      chunk_epochs_.clear();
+      chunk_epochs_.emplace_back(0, prefix_len_);
+      longest_user_key_ = 0;
     } else {
       // Sorted input: the prefix shared with the first key only shrinks.
-      size_t n = std::min<size_t>(prefix_len_, user_key.size());
-      if (n < prefix_len_ || memcmp(user_key.data(), first_user_key_.data(), n) != 0) {
-        size_t i = 0;
-        while (i < n && user_key[i] == first_user_key_[i]) i++;
-        prefix_len_ = i;
+      size_t shared = SharedBytes(user_key.data(), first_user_key_.data(),
+                                  std::min<size_t>(prefix_len_, user_key.size()));
+      if (shared < prefix_len_) {
+        prefix_len_ = shared;
+        chunk_epochs_.emplace_back(props_.num_entries, prefix_len_);
       }
     }
+    longest_user_key_ = std::max<size_t>(longest_user_key_, user_key.size());
+    // Training's inputs, while the entry is at hand: its bytes in a block
+    // and its integer after the prefix shared so far (Finish shifts it to
+    // the table's prefix, which can only be shorter: RootChunks).
+    scratch_->bytes.push_back(
+        static_cast<uint32_t>(key.size() + value.size() + 10 + offset_bytes_));
+    scratch_->chunks.push_back(DoblixChunk(user_key, prefix_len_));
     scratch_->Append(key, value);
     props_.num_entries++;
     props_.raw_key_size += key.size();
@@ -125,6 +152,33 @@ void DoblixTableBuilder::Add(const Slice& key, const Slice& value) {
     }
   }
   NotifyCollectTableCollectorsOnAdd(key, value, FileSize(), collectors_, ioptions_.logger);
+}
+
+void DoblixTableBuilder::RootChunks(size_t prefix, const std::vector<Slice>& keys) {
+  std::vector<uint64_t>& chunks = scratch_->chunks;
+  if (prefix != prefix_len_ || chunks.size() != keys.size()) {
+    // Only unsorted input gets here (its prefix is not the first and last
+    // keys'): every integer from its key.
+    chunks.resize(keys.size());
+    for (size_t i = 0; i < keys.size(); i++) chunks[i] = DoblixChunk(ExtractUserKey(keys[i]), prefix);
+    return;
+  }
+  // An epoch's keys share its prefix p >= `prefix` with the first key, so
+  // their integer at `prefix` is the first key's bytes [prefix, p) followed
+  // by the leading bytes of their integer at p.
+  const uint64_t first = DoblixChunk(first_user_key_, prefix);
+  for (size_t e = 0; e < chunk_epochs_.size(); e++) {
+    const size_t shift = chunk_epochs_[e].second - prefix;
+    if (shift == 0) continue;
+    const size_t begin = chunk_epochs_[e].first;
+    const size_t end = e + 1 < chunk_epochs_.size() ? chunk_epochs_[e + 1].first : chunks.size();
+    if (shift >= 8) {
+      std::fill(chunks.begin() + begin, chunks.begin() + end, first);
+    } else {
+      const uint64_t high = first & (~uint64_t{0} << (64 - 8 * shift));
+      for (size_t i = begin; i < end; i++) chunks[i] = high | (chunks[i] >> (8 * shift));
+    }
+  }
 }
 
 Status DoblixTableBuilder::Append(const Slice& data) {
@@ -150,25 +204,16 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
     Slice first = ExtractUserKey(keys.front()), last = ExtractUserKey(keys.back());
     model.prefix.assign(first.data(), first.difference_offset(last));
     std::vector<uint32_t>& bytes = scratch_->bytes;
-    bytes.resize(keys.size());
-    // Entry bytes: both lengths' varints (at most 10), key, value, offset
-    // (16-bit in a block within 64 KiB: doblix_format.h).
-    const uint32_t offset_bytes = knobs_.max_block_size <= 0xffff ? 2 : 4;
-    for (size_t i = 0; i < keys.size(); i++) {
-      bytes[i] = static_cast<uint32_t>(keys[i].size() + values[i].size() + 10 + offset_bytes);
-    }
+    std::vector<uint64_t>& chunks = scratch_->chunks;
+    // Entry bytes (set in Add): both lengths' varints (at most 10), key,
+    // value, offset (16-bit in a block within 64 KiB: doblix_format.h).
+    RootChunks(model.prefix.size(), keys);
     if (model.kind == DoblixModelKind::kPla || model.kind == DoblixModelKind::kPra) {
-      std::vector<Slice>& user_keys = scratch_->user_keys;
-      user_keys.resize(keys.size());
-      for (size_t i = 0; i < keys.size(); i++) user_keys[i] = ExtractUserKey(keys[i]);
-      cuts = DoblixStringIndex::Build(user_keys, bytes, knobs_.error, knobs_.max_block_size,
-                                      &model, &scratch_->chunks);
+      cuts = DoblixStringIndex::Build(keys, kNumInternalBytes, bytes, knobs_.error,
+                                      knobs_.max_block_size, &model, &chunks,
+                                      /*chunks_ready=*/true, longest_user_key_);
     } else {
       // The baselines index the table's first 8 bytes past its prefix only.
-      std::vector<uint64_t> chunks(keys.size());
-      for (size_t i = 0; i < keys.size(); i++) {
-        chunks[i] = DoblixChunk(ExtractUserKey(keys[i]), model.prefix.size());
-      }
       if (model.kind == DoblixModelKind::kRmi) {
         // TridentKV counts an entry's key and value bytes (`_bytes`).
         for (size_t i = 0; i < keys.size(); i++) {
@@ -195,13 +240,21 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
 
   // Serialization: the data blocks, then the model.
   t0 = std::chrono::steady_clock::now();
-  std::string block;
+  // Blocks are staged and appended more than 1 MiB at a time: the file
+  // writer (its buffer at most writable_file_max_buffer_size, 1 MiB by
+  // default) then writes them from here instead of copying them into its
+  // buffer first.
+  std::string& staged = scratch_->staged;
+  staged.clear();
   for (size_t b = 0; b < cuts.size(); b++) {
-    block.clear();
-    DoblixBlock::Encode(keys, values, cuts[b].begin, cuts[b].end, &block);
-    model.segments[b].offset = offset_;
-    model.segments[b].size = static_cast<uint32_t>(block.size() - kDoblixBlockTrailerSize);
-    if (!Append(block).ok()) return status_;
+    const size_t at = staged.size();
+    DoblixBlock::Encode(keys, values, cuts[b].begin, cuts[b].end, &staged);
+    model.segments[b].offset = offset_ + at;
+    model.segments[b].size = static_cast<uint32_t>(staged.size() - at - kDoblixBlockTrailerSize);
+    if (staged.size() > kStagedBytes || b + 1 == cuts.size()) {
+      if (!Append(staged).ok()) return status_;
+      staged.clear();
+    }
   }
   props_.data_size = offset_;
   props_.num_data_blocks = cuts.size();

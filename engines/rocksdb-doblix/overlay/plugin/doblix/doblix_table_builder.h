@@ -1,11 +1,15 @@
 // Writes one DobLIX table. Entries are buffered until Finish(), because the
 // model is trained on the whole table (seed 002 §III-A) and the table's
 // common key prefix is known only then; Finish() then trains (segments the
-// entries into blocks and fits their models) and serializes.
+// entries into blocks and fits their models) and serializes. Add() takes
+// training's per-entry inputs while the entry is at hand (its bytes in a
+// block, its integer after the prefix shared so far), so Finish() reads no
+// key to train.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "db/table_properties_collector.h"
@@ -49,6 +53,10 @@ class DoblixTableBuilder : public TableBuilder {
 
  private:
   Status Append(const Slice& data);
+  // Turns scratch_->chunks (each key's integer after the prefix it shared
+  // with the first key when added) into every key's integer after the
+  // table's common prefix, `prefix` bytes.
+  void RootChunks(size_t prefix, const std::vector<Slice>& keys);
   Status WriteBlocks(const std::vector<Slice>& keys, const std::vector<Slice>& values,
                      std::string* model_block, std::string* filter_block);
   // The filter policy's full filter of the keys' distinct user keys, with
@@ -70,7 +78,13 @@ class DoblixTableBuilder : public TableBuilder {
   // The user-key prefix all entries so far share (with the first one).
   std::string first_user_key_;
   uint64_t prefix_len_ = 0;
+  // (first entry, prefix_len_) each time prefix_len_ shrank: the prefix
+  // the entries' integers in scratch_->chunks are taken after.
+  std::vector<std::pair<size_t, size_t>> chunk_epochs_;
+  size_t longest_user_key_ = 0;
+  const uint32_t offset_bytes_;  // of an entry offset in a block of B_max
   static constexpr uint64_t kEntryOverhead = 2 + 2;  // two length varints, 16-bit offset
+  static constexpr size_t kStagedBytes = 1 << 20;    // data blocks per file append
   std::vector<std::string> range_del_keys_, range_del_values_;
   uint64_t offset_ = 0;
   bool flush_ = false;
