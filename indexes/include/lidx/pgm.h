@@ -286,25 +286,31 @@ class PgmIndex final : public Index<K> {
 
   // The reference's last mile over its fixed window, made latency-bound on
   // one round of misses: every cache line of [lo, hi) is requested before
-  // the search reads any, then a branch-free binary search runs over lines
-  // already on their way. A plain binary search waits for one miss per
-  // halving of the window (~5 at epsilon 64), which was ~78% of a lookup
-  // (README, PGM's lookup).
+  // the search reads any, then a binary search runs over lines already on
+  // their way. A plain binary search waits for one miss per halving of the
+  // window (~5 at epsilon 64), which was ~78% of a lookup (README, PGM's
+  // lookup). The search's steps are arithmetic (a mask), not a select:
+  // GCC 12 compiles `c ? base + half : base` here into a conditional jump on
+  // the loaded key, which mispredicts half the time and throws away the
+  // next lookup's work that out-of-order execution had started (README,
+  // round 3).
   size_t LowerBound(const K* keys, K q) const override {
     const Bound b = Search(q);
+    size_t base = b.lo, len = b.hi - b.lo;
+    // Empty only when q is outside the keys' range (or n == 0): nothing to
+    // read, and keys[lo] may not exist.
+    if (len == 0) return base;
     constexpr size_t kPerLine = 64 / sizeof(K) > 0 ? 64 / sizeof(K) : 1;
     for (size_t i = b.lo - b.lo % kPerLine; i < b.hi; i += kPerLine) {
       __builtin_prefetch(keys + i);
     }
-    const K* base = keys + b.lo;
-    size_t len = b.hi - b.lo;
     while (len > 1) {
       // The answer stays in [base, base + len].
       const size_t half = len / 2;
-      base = base[half - 1] < q ? base + half : base;
+      base += half & (size_t{0} - static_cast<size_t>(keys[base + half - 1] < q));
       len -= half;
     }
-    return static_cast<size_t>(base - keys) + (len == 1 && base[0] < q);
+    return base + static_cast<size_t>(keys[base] < q);
   }
 
   void Serialize(std::string* out) const override {
