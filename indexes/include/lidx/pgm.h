@@ -289,28 +289,34 @@ class PgmIndex final : public Index<K> {
   // the search reads any, then a binary search runs over lines already on
   // their way. A plain binary search waits for one miss per halving of the
   // window (~5 at epsilon 64), which was ~78% of a lookup (README, PGM's
-  // lookup). The search's steps are arithmetic (a mask), not a select:
-  // GCC 12 compiles `c ? base + half : base` here into a conditional jump on
-  // the loaded key, which mispredicts half the time and throws away the
-  // next lookup's work that out-of-order execution had started (README,
-  // round 3).
+  // lookup). Round 3 (README): the steps are arithmetic (a mask), not a
+  // select, which GCC 12 compiled into a jump on the loaded key; and the
+  // window's size is the same for nearly every query (the level's errors),
+  // so its prefetches and halvings are unrolled for it: fewer instructions
+  // per lookup let out-of-order execution reach further into the next ones.
   size_t LowerBound(const K* keys, K q) const override {
     const Bound b = Search(q);
-    size_t base = b.lo, len = b.hi - b.lo;
-    // Empty only when q is outside the keys' range (or n == 0): nothing to
-    // read, and keys[lo] may not exist.
-    if (len == 0) return base;
-    constexpr size_t kPerLine = 64 / sizeof(K) > 0 ? 64 / sizeof(K) : 1;
-    for (size_t i = b.lo - b.lo % kPerLine; i < b.hi; i += kPerLine) {
-      __builtin_prefetch(keys + i);
+    if (b.hi - b.lo != lm_.len) return LastMileAnyWidth(keys, b, q);
+    PrefetchLines(keys + b.lo - b.lo % kPerLine, lm_.lines);
+    __builtin_prefetch(keys + b.hi - 1);  // the line one more when lo is late in its line
+    // The answer is one of the len + 1 positions [lo, hi]: first narrowed to
+    // the last 2^halvings of them or the ones before, then halved.
+    size_t base = b.lo;
+    if (lm_.first != 0) base = Step(keys, base, lm_.first, q);
+    size_t k = lm_.halvings;
+    for (; k > 8; --k) base = Step(keys, base, size_t{1} << (k - 1), q);
+    switch (k) {
+      case 8: base = Step(keys, base, 128, q); [[fallthrough]];
+      case 7: base = Step(keys, base, 64, q); [[fallthrough]];
+      case 6: base = Step(keys, base, 32, q); [[fallthrough]];
+      case 5: base = Step(keys, base, 16, q); [[fallthrough]];
+      case 4: base = Step(keys, base, 8, q); [[fallthrough]];
+      case 3: base = Step(keys, base, 4, q); [[fallthrough]];
+      case 2: base = Step(keys, base, 2, q); [[fallthrough]];
+      case 1: base = Step(keys, base, 1, q); [[fallthrough]];
+      default: break;
     }
-    while (len > 1) {
-      // The answer stays in [base, base + len].
-      const size_t half = len / 2;
-      base += half & (size_t{0} - static_cast<size_t>(keys[base + half - 1] < q));
-      len -= half;
-    }
-    return base + static_cast<size_t>(keys[base] < q);
+    return base;
   }
 
   void Serialize(std::string* out) const override {
@@ -412,6 +418,65 @@ class PgmIndex final : public Index<K> {
     return static_cast<size_t>(base - segs);
   }
 
+  static constexpr size_t kPerLine = 64 / sizeof(K) > 0 ? 64 / sizeof(K) : 1;
+
+  // The last mile's shape for a window of lm_.len keys, the width of
+  // (nearly) every bound: its lines, and its len + 1 candidate answers
+  // split as first + 2^halvings.
+  struct LastMileShape {
+    size_t len = std::numeric_limits<size_t>::max();  // none: every bound takes LastMileAnyWidth
+    size_t lines = 0;     // cache lines of len keys that start a line
+    size_t first = 0;     // len + 1 - 2^halvings
+    size_t halvings = 0;  // floor(log2(len + 1))
+  };
+
+  // One step of a branch-free binary search whose answer is in
+  // [base, base + 2h] (or [base, base + h + first - 1] for the first step):
+  // moves past keys[base, base + h) when all of them are < q.
+  static size_t Step(const K* keys, size_t base, size_t h, K q) {
+    return base + (h & (size_t{0} - static_cast<size_t>(keys[base + h - 1] < q)));
+  }
+
+  // Requests `lines` cache lines from p on. The count is the index's, the
+  // same for every lookup, so the jump into the cases is always predicted.
+  // Always inlined: GCC 12 deems a function of prefetches alone free of
+  // effects and drops the call.
+  __attribute__((always_inline)) static void PrefetchLines(const K* p, size_t lines) {
+    for (; lines > 8; lines -= 8, p += 8 * kPerLine) {
+      for (size_t i = 0; i < 8; ++i) __builtin_prefetch(p + i * kPerLine);
+    }
+    switch (lines) {
+      case 8: __builtin_prefetch(p + 7 * kPerLine); [[fallthrough]];
+      case 7: __builtin_prefetch(p + 6 * kPerLine); [[fallthrough]];
+      case 6: __builtin_prefetch(p + 5 * kPerLine); [[fallthrough]];
+      case 5: __builtin_prefetch(p + 4 * kPerLine); [[fallthrough]];
+      case 4: __builtin_prefetch(p + 3 * kPerLine); [[fallthrough]];
+      case 3: __builtin_prefetch(p + 2 * kPerLine); [[fallthrough]];
+      case 2: __builtin_prefetch(p + 1 * kPerLine); [[fallthrough]];
+      case 1: __builtin_prefetch(p); [[fallthrough]];
+      default: break;
+    }
+  }
+
+  // The last mile for a bound narrower than lm_.len (cut at 0 or n; or
+  // every bound, when n < lm_.len): every line requested, then halvings.
+  static size_t LastMileAnyWidth(const K* keys, const Bound& b, K q) {
+    size_t base = b.lo, len = b.hi - b.lo;
+    // Empty only when q is outside the keys' range (or n == 0): nothing to
+    // read, and keys[lo] may not exist.
+    if (len == 0) return base;
+    for (size_t i = b.lo - b.lo % kPerLine; i < b.hi; i += kPerLine) {
+      __builtin_prefetch(keys + i);
+    }
+    while (len > 1) {
+      // The answer stays in [base, base + len].
+      const size_t half = len / 2;
+      base = Step(keys, base, half, q);
+      len -= half;
+    }
+    return base + static_cast<size_t>(keys[base] < q);
+  }
+
   // Segment i's prediction for q (segs_[i].x <= q), capped by the next segment's
   // intercept: past segment i's last point lower_bound is the next segment's
   // first position, which its intercept predicts within the error
@@ -453,6 +518,15 @@ class PgmIndex final : public Index<K> {
                          static_cast<double>(below), errs_[l]});
     }
     detail::ShrinkToFit(&lvl_);
+    lm_ = LastMileShape{};
+    const uint64_t width = errs_.empty() ? 0 : static_cast<uint64_t>(errs_[0].lo + errs_[0].hi);
+    if (width >= 1 && width <= n_) {
+      lm_.len = static_cast<size_t>(width);
+      lm_.lines = (lm_.len - 1) / kPerLine + 1;
+      lm_.halvings = 0;
+      while ((size_t{2} << lm_.halvings) <= lm_.len + 1) ++lm_.halvings;
+      lm_.first = lm_.len + 1 - (size_t{1} << lm_.halvings);
+    }
   }
 
   uint64_t eps_ = 64;
@@ -466,6 +540,7 @@ class PgmIndex final : public Index<K> {
   std::vector<uint64_t> off_;
   std::vector<detail::Errors> errs_;
   std::vector<Lvl> lvl_;
+  LastMileShape lm_;
   BuildStats stats_;
 };
 
