@@ -171,6 +171,41 @@ TEST(PgmAdversarial, LastMileOfEveryWidth) {
   }
 }
 
+// Offsets are converted by one signed conversion only when no segment spans
+// 2^63 keys (pgm.h, Offset): an index rebuilt from narrow keys onto keys
+// spanning 2^64, and back, must measure and answer with the right one.
+TEST(PgmAdversarial, RebuildBetweenNarrowAndWideKeys) {
+  std::mt19937_64 rng(Mix(BaseSeed(), "pgm-narrow-wide"));
+  // At epsilon 1000 each set is one segment: over [0, 2^62) (narrow), and
+  // over [0, 2^64) with a slope that moves predictions by hundreds of
+  // positions across it (wide).
+  Keys narrow(3000), wide(3000);
+  for (auto& k : narrow) k = rng() >> 2;
+  for (auto& k : wide) k = rng();
+  std::sort(narrow.begin(), narrow.end());
+  std::sort(wide.begin(), wide.end());
+  lidx::PgmIndex<uint64_t> idx;
+  ASSERT_TRUE(idx.Configure({{"epsilon", "1000"}}).ok());
+  for (const Keys* keys : {&narrow, &wide, &narrow}) {
+    ASSERT_TRUE(idx.Build(keys->data(), keys->size(), nullptr).ok());
+    size_t wrong = 0;
+    for (uint64_t q : QueriesFor(*keys)) {
+      const size_t want = static_cast<size_t>(
+          std::lower_bound(keys->begin(), keys->end(), q) - keys->begin());
+      const lidx::Bound b = idx.Search(q);
+      const size_t found = idx.LowerBound(keys->data(), q);
+      if ((b.lo > want || want > b.hi || b.hi - b.lo > 2002 || found != want) &&
+          ++wrong <= 5) {
+        ADD_FAILURE() << (keys == &wide ? "wide" : "narrow") << " q=" << q
+                      << " lower_bound=" << want << " bound=[" << b.lo << ", "
+                      << b.hi << "] LowerBound=" << found
+                      << " LIDX_TEST_SEED=" << BaseSeed();
+      }
+    }
+    EXPECT_EQ(wrong, 0u);
+  }
+}
+
 // Deep descents over a level whose windows hit both ends: eps 1 everywhere
 // on 2^16 keys gives four or more levels.
 TEST(PgmAdversarial, DeepDescentExhaustive) {
