@@ -135,6 +135,77 @@ TEST(PgmAdversarial, EveryBoundHoldsTheLowerBound) {
   }
 }
 
+// LowerBound's last mile is unrolled for the width of level 0's bounds
+// (prefetched lines, a first step, then halvings): every epsilon 1..80 and a
+// few wide ones, on keys with irregular gaps, give widths whose candidate
+// counts are and are not powers of two, windows of one to over eight lines
+// and more than eight halvings; each key, its neighbours and gap midpoints
+// are checked.
+TEST(PgmAdversarial, LastMileOfEveryWidth) {
+  std::mt19937_64 rng(Mix(BaseSeed(), "pgm-last-mile"));
+  Keys keys(6000);
+  uint64_t cur = 0;
+  for (auto& k : keys) {
+    cur += 1 + rng() % (rng() % 16 == 0 ? 100000 : 50);
+    k = cur;
+  }
+  const Keys queries = QueriesFor(keys);
+  std::vector<uint64_t> epsilons;
+  for (uint64_t e = 1; e <= 80; ++e) epsilons.push_back(e);
+  for (uint64_t e : {127, 128, 255, 256, 700, 1000}) epsilons.push_back(e);
+  for (uint64_t eps : epsilons) {
+    lidx::PgmIndex<uint64_t> idx;
+    ASSERT_TRUE(idx.Configure({{"epsilon", std::to_string(eps)}}).ok());
+    ASSERT_TRUE(idx.Build(keys.data(), keys.size(), nullptr).ok());
+    size_t wrong = 0;
+    for (uint64_t q : queries) {
+      const size_t want = static_cast<size_t>(
+          std::lower_bound(keys.begin(), keys.end(), q) - keys.begin());
+      const size_t found = idx.LowerBound(keys.data(), q);
+      if (found != want && ++wrong <= 5) {
+        ADD_FAILURE() << "eps=" << eps << " q=" << q << " lower_bound=" << want
+                      << " LowerBound=" << found << " LIDX_TEST_SEED=" << BaseSeed();
+      }
+    }
+    EXPECT_EQ(wrong, 0u) << "eps=" << eps;
+  }
+}
+
+// Offsets are converted by one signed conversion only when no segment spans
+// 2^63 keys (pgm.h, Offset): an index rebuilt from narrow keys onto keys
+// spanning 2^64, and back, must measure and answer with the right one.
+TEST(PgmAdversarial, RebuildBetweenNarrowAndWideKeys) {
+  std::mt19937_64 rng(Mix(BaseSeed(), "pgm-narrow-wide"));
+  // At epsilon 1000 each set is one segment: over [0, 2^62) (narrow), and
+  // over [0, 2^64) with a slope that moves predictions by hundreds of
+  // positions across it (wide).
+  Keys narrow(3000), wide(3000);
+  for (auto& k : narrow) k = rng() >> 2;
+  for (auto& k : wide) k = rng();
+  std::sort(narrow.begin(), narrow.end());
+  std::sort(wide.begin(), wide.end());
+  lidx::PgmIndex<uint64_t> idx;
+  ASSERT_TRUE(idx.Configure({{"epsilon", "1000"}}).ok());
+  for (const Keys* keys : {&narrow, &wide, &narrow}) {
+    ASSERT_TRUE(idx.Build(keys->data(), keys->size(), nullptr).ok());
+    size_t wrong = 0;
+    for (uint64_t q : QueriesFor(*keys)) {
+      const size_t want = static_cast<size_t>(
+          std::lower_bound(keys->begin(), keys->end(), q) - keys->begin());
+      const lidx::Bound b = idx.Search(q);
+      const size_t found = idx.LowerBound(keys->data(), q);
+      if ((b.lo > want || want > b.hi || b.hi - b.lo > 2002 || found != want) &&
+          ++wrong <= 5) {
+        ADD_FAILURE() << (keys == &wide ? "wide" : "narrow") << " q=" << q
+                      << " lower_bound=" << want << " bound=[" << b.lo << ", "
+                      << b.hi << "] LowerBound=" << found
+                      << " LIDX_TEST_SEED=" << BaseSeed();
+      }
+    }
+    EXPECT_EQ(wrong, 0u);
+  }
+}
+
 // Deep descents over a level whose windows hit both ends: eps 1 everywhere
 // on 2^16 keys gives four or more levels.
 TEST(PgmAdversarial, DeepDescentExhaustive) {
