@@ -169,8 +169,9 @@ def _check_figure(study, fig_id, fig, path):
 
 
 # Workload kinds that write nothing, and the YCSB properties of a mix that
-# writes: only read-only runs take turns, since a flush or compaction of
-# one database would run during another's turn.
+# writes: read-only runs take turns, writing ones only where the scale says
+# their writes stay in the memtable, since a flush or compaction of one
+# database would run during another's turn.
 READ_ONLY = ("point", "range")
 YCSB_WRITES = ("insertproportion", "updateproportion", "readmodifywriteproportion")
 

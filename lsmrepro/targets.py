@@ -288,14 +288,12 @@ def _library_owner(engine, variants):
     return variants.get(engine, {}).get("library_from", engine)
 
 
-def _by_library(measured):
+def _by_library(measured, variants):
     """Job times keyed by ids whose engine is the library's owner: a job of
     rocksdb-doblix with the same options and data as one of rocksdb (the
     library it links) does the same work, so either's time prices both
     (the doblix study ran RocksDB's block-based table as engine rocksdb
     before its four systems shared rocksdb-doblix's lsmbench)."""
-    from engines.registry import load_variants
-    variants = load_variants()
     out = {}
     for (kind, job), times in measured.items():
         out.setdefault((kind, _library_id(job, variants)), []).extend(times)
@@ -329,7 +327,7 @@ def estimate(results, scale, select=None, scale_cfg=None):
     from engines.registry import load_variants
     variants = load_variants()
     canon = lambda job: _library_id(job, variants)  # noqa: E731
-    measured = _by_library(job_times(results, scale)[0])
+    measured = _by_library(job_times(results, scale)[0], variants)
     startup = _startup(measured)
     per_scale_runs = {s: studies.runs(studies.load_scale(s)) for s in SCALES}
     loads = {}  # load id -> (seconds or None when unmeasured, disk bytes)
