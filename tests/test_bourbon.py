@@ -120,3 +120,78 @@ def test_learned_table_iterator_answers_like_leveldbs(tmp_path):
                        cwd=REPO, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr[-3000:]
     assert "model_iterator_test: 15 cases, 0 failed" in r.stdout
+
+
+def _counts(log):
+    """What a run counted, not timed: internal lookups by path and level
+    (files, hooks), the traced gets' path steps and hooks' steps (calls),
+    and the hooks' counters (key comparisons, bytes loaded, tables probed)."""
+    records = [json.loads(x) for x in Path(log).read_text().splitlines()]
+    eng = next(r for r in records if r["type"] == "engine")
+
+    def lookups(levels):
+        return [{k: v for k, v in lv.items() if k.startswith("internal_lookups_")} for lv in levels]
+
+    out = {"by_path": eng["bourbon"]["internal_lookups_by_path"], "bourbon_levels": lookups(eng["bourbon"]["levels"]),
+           "hooks_levels": lookups(eng["hooks"]["levels"])}
+    for b in (r for r in records if r["type"] == "breakdown"):
+        if b["scope"] == "lookup":
+            counters = {k: v for k, v in b["counters"].items() if not k.endswith("_per_lookup")}
+            out["lookup"] = {"ops": b["ops"], "step_calls": b["step_calls"], **counters}
+        elif b["scope"] == "lookup_paths":
+            out["paths"] = {p: {"positive": v["internal_lookups_positive"], "negative": v["internal_lookups_negative"],
+                                "calls": {s: st["calls"] for s, st in v["steps"].items()}}
+                            for p, v in b["paths"].items()}
+    return out
+
+
+def test_interleaved_runs_count_their_own_paths(built, tmp_path):
+    """lsmbench --interleave on three copies of one load, WiscKey's path
+    (learning=never), file models and level models (learning=offline), step
+    timers on: each member's internal lookups by path, its traced path steps
+    and the hooks' steps and counters are those of the same run alone, not
+    the members' sums, so the adapter's Pause and Resume keep the thread's
+    traces and level hint apart. A member whose learner works in the
+    background (cba) does not take turns, and the error names it."""
+    built("bourbon")
+    lsmbench = str(REPO / "build/engines/bourbon/bin/lsmbench")
+    keys = tmp_path / "keys_uint64"
+    n = 50_000
+    keys.write_bytes(n.to_bytes(8, "little") + b"".join((7 * i + 3).to_bytes(8, "little") for i in range(n)))
+    # no seek compactions: a run's tree is its load's, whatever the turns
+    common = ["--dataset", str(keys), "--load-order", "shuffled", "--key-encoding", "be64_pad16", "--value-bytes",
+              "64", "--seed", "1", "--progress", "never", "-o", "bloom_bits=10", "-o", "write_buffer_size=262144",
+              "-o", "max_file_size=131072", "-o", "seek_compaction=false"]
+    subprocess.run([lsmbench, "--phase", "load", "--db", str(tmp_path / "load"), "--log", str(tmp_path / "load.jsonl"),
+                    *common], check=True, capture_output=True, text=True)
+    run = [*common, "--phase", "run", "--workload", "point", "--negative-share", "0.2", "--ops", "6000",
+           "-o", "timers=on"]
+    members = {"never": ["learning=never"], "file": ["learning=offline"],
+               "level": ["learning=offline", "granularity=level"]}
+
+    def copy(name):
+        subprocess.run(["cp", "-a", str(tmp_path / "load"), str(tmp_path / name)], check=True)
+        return str(tmp_path / name)
+
+    alone = {}
+    for m, options in members.items():
+        log = tmp_path / f"alone-{m}.jsonl"
+        subprocess.run([lsmbench, "--db", copy(f"alone-{m}"), "--log", str(log), *run,
+                        *[x for o in options for x in ("-o", o)]], check=True, capture_output=True, text=True)
+        alone[m] = _counts(log)
+    assert alone["never"]["by_path"]["baseline"] > 3000 and alone["file"]["by_path"]["file_model"] > 3000, alone
+    assert alone["level"]["by_path"]["level_model"] > 0 and alone["level"]["paths"]["level_model"]["calls"], alone
+    spec = {"members": [{"db": copy(f"turns-{m}"), "log": str(tmp_path / f"turns-{m}.jsonl"), "options": options}
+                        for m, options in members.items()]}
+    (tmp_path / "members.json").write_text(json.dumps(spec))
+    subprocess.run([lsmbench, "--interleave", str(tmp_path / "members.json"), "--interleave-batch", "7", *run],
+                   check=True, capture_output=True, text=True)
+    for m in members:
+        assert _counts(tmp_path / f"turns-{m}.jsonl") == alone[m], m
+
+    # the interleaved run removed its copies
+    spec["members"] = [{"db": copy(f"cba-{m}"), "log": str(tmp_path / f"cba-{m}.jsonl"), "options": options}
+                       for m, options in {"never": ["learning=never"], "cba": ["learning=cba"]}.items()]
+    (tmp_path / "members.json").write_text(json.dumps(spec))
+    r = subprocess.run([lsmbench, "--interleave", str(tmp_path / "members.json"), *run], capture_output=True, text=True)
+    assert r.returncode != 0 and f"{tmp_path / 'cba-cba'}: bourbon does not interleave" in r.stderr, r.stderr

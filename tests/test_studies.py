@@ -128,6 +128,38 @@ def test_writing_runs_of_an_interleaved_figure_take_turns_only_where_the_scale_s
     assert not studies.read_only({"kind": "ycsb", "spec": "workloadf"})  # read-modify-write
 
 
+def test_bourbons_wisckey_shares_its_load_and_takes_turns_where_nothing_learns_meanwhile():
+    """bourbon: the paper's WiscKey is bourbon learning=never on the Bourbon
+    variants' own load (the artifact's setup), the wisckey engine runs in the
+    controls only, and a figure's runs of one repetition take turns in one
+    process where they read only, in memory, and nothing learns in the
+    background (learning never or offline)."""
+    runs = studies.runs(studies.load_scale("local"), "bourbon")
+    assert set(runs[runs["engine"] == "wisckey"]["figure"]) == {"whole-keys", "scan-steps"}
+    bourbon = runs[runs["engine"] == "bourbon"]
+    for _, one in bourbon.groupby(["figure", "dataset", "workload", "load_order", "rep"]):
+        assert one["load"].nunique() == 1  # WiscKey and Bourbon read one tree
+    jobs = studies.interleave_groups(runs)
+    assert {fig for _, fig, _, _ in jobs} == {"fig8", "fig9", "fig12", "fig15", "fig17", "whole-keys", "scan-steps"}
+    for (_, fig, _, _), members in jobs.items():
+        spec = studies.figures("bourbon")[fig]
+        assert "memory_limit" not in spec and spec.get("cache", "warm") == "warm", fig
+        if fig in ("whole-keys", "scan-steps"):
+            assert sorted(r.block_restart_interval for r in members) == ["1", "16"]
+        else:
+            assert {r.learning for r in members} <= {"never", "offline"}, fig
+    fig9 = [sorted(f"{r.learning}/{r.granularity}" for r in m) for (_, f, _, _), m in jobs.items() if f == "fig9"]
+    assert fig9 and all(m == ["never/nan", "offline/file", "offline/level"] for m in fig9), fig9[:1]
+    alone = runs[(runs["group"] == "") & (runs["engine"] == "bourbon")]
+    for fig, one in alone.groupby("figure"):
+        spec = studies.figures("bourbon")[fig]
+        reasons = {"cold": spec.get("cache") == "cold", "memory": "memory_limit" in spec,
+                   "learner": bool(set(one["learning"]) & {"always", "cba"}),
+                   "writes": not all(map(studies.read_only, spec["workloads"].values())),
+                   "one member": one["point"].nunique() == one["dataset"].nunique()}
+        assert any(reasons.values()), fig
+
+
 @pytest.mark.parametrize("change, field, expected", [
     ({"interleave": ["colour"]}, "interleave", "an option of the figure's grid expected (slr), got 'colour'"),
     ({"engines": ["leveldb-learned", "leveldb"]}, "interleave", "a figure of one engine expected"),

@@ -8,9 +8,12 @@ from paper import plotting
 
 # dataset labels of experiments.yaml (run-id tokens) -> the paper's names
 DATASET_NAMES = {"seg1": "seg-1%", "seg10": "seg-10%"}
+# the controls' systems (our own wisckey build) besides the paper's
+OWN_BUILD = "WiscKey (own build)"
+OWN_BUILD_WHOLE_KEYS = "WiscKey (own build), whole keys"
 COLORS = {"WiscKey": "#4c72b0", "Bourbon": "#dd8452", "Bourbon-level": "#55a868",
           "Bourbon-offline": "#8172b3", "Bourbon-always": "#c44e52", "Bourbon-cba": "#dd8452",
-          "WiscKey path": "#4c72b0", "WiscKey, whole keys": "#8c8c8c"}
+          OWN_BUILD: "#8c8c8c", OWN_BUILD_WHOLE_KEYS: "#b5b5b5"}
 KV_BYTES = 16 + 64  # key + value of every pair (experiments.yaml: be64_pad16 keys, 64-byte values)
 FACTORS = ["dataset", "workload", "order", "cache", "error_bound", "repetition"]
 
@@ -20,20 +23,21 @@ def _col(rows, name):
 
 
 def system(rows, by_learning=False):
-    """The paper's name of each row's system: WiscKey (the wisckey engine),
-    Bourbon / Bourbon-level, or Bourbon-<learning> when `by_learning`;
-    bourbon with learning=never is "WiscKey path" (the traced baseline);
-    wisckey on Bourbon's table layout (block_restart_interval=1, the
-    controls) is "WiscKey, whole keys"."""
+    """The paper's name of each row's system: WiscKey (bourbon with
+    learning=never: the artifact's WiscKey mode, on the Bourbon variants'
+    load), Bourbon / Bourbon-level, or Bourbon-<learning> when `by_learning`;
+    the wisckey engine (the controls) is "WiscKey (own build)", on Bourbon's
+    table layout (block_restart_interval=1) "WiscKey (own build), whole keys"."""
     learning, granularity = _col(rows, "learning"), _col(rows, "granularity")
     restart = pd.to_numeric(_col(rows, "block_restart_interval"), errors="coerce")
+    own = rows["engine"].astype(str) == "wisckey"
     out = pd.Series("Bourbon", index=rows.index)
     out[granularity == "level"] = "Bourbon-level"
     if by_learning:
         out[learning.isin(["offline", "always", "cba"])] = "Bourbon-" + learning
-    out[learning == "never"] = "WiscKey path"
-    out[rows["engine"].astype(str) == "wisckey"] = "WiscKey"
-    out[(rows["engine"].astype(str) == "wisckey") & (restart == 1)] = "WiscKey, whole keys"
+    out[learning == "never"] = "WiscKey"
+    out[own] = OWN_BUILD
+    out[own & (restart == 1)] = OWN_BUILD_WHOLE_KEYS
     return out
 
 
@@ -142,6 +146,27 @@ def latency_table(frame, by, base="WiscKey", target="Bourbon", unit="µs", highe
     if len(sp):
         t = t.join(sp.set_index(by)[["speedup", "sd", "pairs"]].add_prefix(f"{target} "))
     return t.reset_index()
+
+
+# The controls' ratios (base, target), each changing one thing: the paper's
+# (the models), the layout, the build (hooks layer and table reader on the
+# same tables), and the study's ratio until WiscKey became learning=never.
+CONTROL_SYSTEMS = [OWN_BUILD, OWN_BUILD_WHOLE_KEYS, "WiscKey", "Bourbon"]
+CONTROL_RATIOS = [("WiscKey", "Bourbon"), (OWN_BUILD, OWN_BUILD_WHOLE_KEYS), (OWN_BUILD_WHOLE_KEYS, "WiscKey"),
+                  (OWN_BUILD, "Bourbon")]
+
+
+def control_table(frame, by, unit, higher_is_better=False):
+    """A control's table: mean, sd and n of each of CONTROL_SYSTEMS per `by`
+    group, then each of CONTROL_RATIOS paired by repetition (speedup())."""
+    frame = frame[frame["system"].isin(CONTROL_SYSTEMS)]  # Figure 9's Bourbon-level is not split here
+    t = frame.groupby(by + ["system"])["value"].agg(["mean", "std", "count"]).unstack("system")
+    t.columns = [f"{s} {unit} {stat}" for stat, s in t.columns]
+    for base, target in CONTROL_RATIOS:
+        sp = speedup(frame, base, target, higher_is_better)
+        if len(sp):
+            t = t.join(sp.set_index(by)[["speedup", "sd", "pairs"]].add_prefix(f"{target} over {base} "))
+    return t
 
 
 def throughput(rows, by_learning=False):

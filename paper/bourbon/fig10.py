@@ -10,7 +10,7 @@ from paper import plotting
 from paper.bourbon import common
 
 ORDERS = {"sorted": "seq", "shuffled": "rand"}
-PATHS = {"WiscKey path": "baseline", "Bourbon": "file_model"}
+PATHS = {"WiscKey": "baseline", "Bourbon": "file_model"}
 
 
 def internal(rows):
@@ -48,7 +48,7 @@ def figure(rows, spec):
     il = internal(rows)
     ax = axes[1]
     if len(il):
-        wk = il[il["system"] == "WiscKey path"].groupby(["dataset", "sign"])[["lookups", "ns"]].mean()
+        wk = il[il["system"] == "WiscKey"].groupby(["dataset", "sign"])[["lookups", "ns"]].mean()
         bb = il[il["system"] == "Bourbon"].groupby(["dataset", "sign"])["ns"].mean()
         speed = (wk["ns"] / bb).rename("speedup")
         labels = [f"{common.dataset_name(d)}\n{s}" for d, s in wk.index]

@@ -29,7 +29,6 @@ def work(rows):
         v = common.per_run(rows, metric, **where).set_index("run")["value"] * scale
         out[name] = v
     out["learning"] = out["learning"].fillna(0)
-    out["baseline share"] = out["baseline share"].where(out["system"] != "WiscKey", 1.0)
     out["total"] = out["foreground"] + out["learning"] + out["compaction"].fillna(0)
     out["writes %"] = out["workload"].map(percent)
     return out.reset_index()

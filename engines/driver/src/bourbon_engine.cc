@@ -6,6 +6,7 @@
 
 #include "layers/bourbon/bourbon.h"
 #include "layers/bourbon/path_trace.h"
+#include "layers/bourbon/thread_state.h"
 #include "leveldb_engine.h"
 #include "leveldb_hooks_adapter.h"
 
@@ -17,9 +18,30 @@ class BourbonEngine : public LevelDBEngine {
  public:
   ~BourbonEngine() override { Close(); }
 
-  // Bourbon's lookup paths are traced per thread and its learner is the
-  // process's: two databases of one process would count into each other.
-  bool Interleaves() const override { return false; }
+  // Several databases of one process take turns (lsmbench --interleave)
+  // only where no learner thread works for this one while another has its
+  // turn: learning=never and offline learn nothing after the open. With
+  // always and cba the learner trains tables and level models beside the
+  // foreground, so a member's learning would overlap the others' turns and
+  // slow their gets, which the comparison must not see.
+  bool Interleaves() const override { return learning_ == "never" || learning_ == "offline"; }
+
+  // The hooks' step timers, Bourbon's per-path trace and the level model's
+  // hint for the next table probe are the thread's: while another database
+  // runs, each keeps its own (the files' counts and models are this
+  // database's already, in bourbon_).
+  void Pause() override {
+    LevelDBEngine::Pause();
+    trace_ = leveldb::trace::ThisThread();
+    leveldb::trace::ResetThisThread();
+    thread_.Save();
+  }
+  void Resume() override {
+    LevelDBEngine::Resume();
+    leveldb::trace::ThisThread() = trace_;
+    thread_.Restore();
+    timers_.Resume();
+  }
 
   bool Open(const std::string& dir, const OptionSet& o, std::string* err) override {
     dir_ = dir;
@@ -137,6 +159,9 @@ class BourbonEngine : public LevelDBEngine {
   std::unique_ptr<leveldb::bourbon::Bourbon> bourbon_;
   HooksRecorder hooks_;
   LookupTimers timers_;
+  // This database's thread state while another runs (Pause, Resume).
+  leveldb::trace::LookupTrace trace_{};
+  leveldb::bourbon::ThreadState thread_;
 };
 
 namespace {
