@@ -425,6 +425,7 @@ def _point_rows(study, fig_id, fig, cnt, interleave_writes=False):
                             "workload": wname, **{d: dim[d] for d in DIMENSIONS}, **chosen,
                             "options": options, "workload_spec": w,
                             "memory_limit": fig.get("memory_limit"), "settle": fig.get("settle", "wait"),
+                            "timed_loads": fig.get("timed_loads", False),
                             "ops": cnt["ops"], "seed": fig.get("seed", 1000),
                             "run_options": [o for o in fig.get("run_options", []) if o not in shaping],
                             "group": _group_id(factors, fig.get("interleave", []))

@@ -48,6 +48,7 @@ rule bench_load:
         unenforced=hardware_unenforced_flag,
         args=lambda w: " ".join(load_rows(w)[0].load_args),
         key_lengths=key_lengths_arg,
+        fsync=lambda w: "" if any(r.timed_loads for r in load_rows(w)) else "--defer-fsync",
     # The machine to itself: no build or generator competes for its cores.
     threads: workflow.cores
     resources:
@@ -60,7 +61,7 @@ rule bench_load:
         f"{RESULTS}/{{scale}}/logs/loads/{{load}}.log",
     shell:
         "python -m lsmrepro.bench load --db {output.db} --log {output.log} --limits {output.limits}"
-        " --memory {params.limit} {params.unenforced} --"
+        " --memory {params.limit} {params.unenforced} {params.fsync} --"
         " {input.binary} --dataset {input.dataset} --dataset-manifest {input.manifest}"
         " --attach fingerprint={input.fingerprint} --attach calibration={input.calibration}"
         " --build-id {input.build_id} {params.args} {params.key_lengths}"

@@ -13,6 +13,7 @@ PACKAGES=(
   libsnappy-dev liblz4-dev libzstd-dev zlib1g-dev libbz2-dev      # engine compression libraries
   libgflags-dev                                                   # RocksDB's own tools
   fio dpkg-dev                                                    # calibration, apt-get source
+  eatmydata                                                       # loads whose times nothing reads
   python3 python3-venv                                            # the pipeline's Python
   chromium                                                        # report test: headless screenshot
 )
