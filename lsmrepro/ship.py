@@ -12,7 +12,8 @@ jobs, where the jobs' time went (lsmrepro.timing), and the load the runs
 saw (the runner's load average at each job's start, and the CPU share of
 other processes while it ran: median and max). The study READMEs' verdict
 blocks read it (lsmrepro.readme_verdicts). Raw logs stay behind; the tidy
-`source` column still names them.
+`source` column still names them. Paths inside this checkout are written
+relative to it (`portable`): nothing committed names the machine's directories.
 
 It refuses a run that is not one commit's: a dirty working tree, a tidy row
 whose build id is not the engine's current build, a study without claims.
@@ -62,6 +63,14 @@ def current_builds(build_dir):
     return out
 
 
+def portable(text):
+    """text with this checkout's absolute path made relative to it: what is
+    committed names no directory of the machine that ran it."""
+    for root in {str(REPO), str(REPO.resolve())}:
+        text = text.replace(root + "/", "")
+    return text
+
+
 _DATE = re.compile(r"^\s*Date: (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)", re.M)
 _COMMAND = re.compile(r"^\s*Command: (.*)$", re.M)
 _STEPS = re.compile(r"^(\d+) of (\d+) steps", re.M)
@@ -89,15 +98,14 @@ def invocation(log):
     steps = _STEPS.findall(text)
     done, total = (int(steps[-1][0]), int(steps[-1][1])) if steps else (0, None)
     command = _COMMAND.search(text)
-    return {"log": path.name, "command": command.group(1) if command else None,
+    return {"log": path.name, "command": portable(command.group(1)) if command else None,
             "start": start.isoformat(), "wall_seconds": round(wall, 1), "jobs_done": done,
             "jobs_planned": total, "finished": bool(elapsed) and done == total}
 
 
 def _copy(src, dst):
     dst.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_path(dst) as tmp:
-        shutil.copyfile(src, tmp)
+    write_text(dst, portable(Path(src).read_text()))
 
 
 def _gzip(src, dst):
@@ -133,8 +141,12 @@ def host_load(tidy):
 
 
 def ship(scale, results, to, logs, build_dir, allow_dirty=False):
-    src, to = Path(results, scale), Path(to)
+    src, final = Path(results, scale), Path(to)
     commit, dirty = commit_of_checkout(allow_dirty)
+    # Shipped into a fresh folder that then replaces the last reference: no
+    # file of an earlier run (a point since renamed) stays beside this one.
+    to = final.with_name(f".{final.name}.shipping")
+    shutil.rmtree(to, ignore_errors=True)
     builds = current_builds(build_dir)
     names = [s for s in studies.studies_with_specs()]
     used_builds, tidies = {}, []
@@ -185,7 +197,10 @@ def ship(scale, results, to, logs, build_dir, allow_dirty=False):
     write_text(to / "run.json", json.dumps(run, indent=1) + "\n")
     size = sum(p.stat().st_size for p in to.rglob("*") if p.is_file())
     if size > LIMIT_BYTES:
-        raise InputError(to, None, f"at most {LIMIT_BYTES >> 20} MiB to commit ({size >> 20} MiB shipped)")
+        shutil.rmtree(to)
+        raise InputError(final, None, f"at most {LIMIT_BYTES >> 20} MiB to commit ({size >> 20} MiB shipped)")
+    shutil.rmtree(final, ignore_errors=True)
+    to.rename(final)
     return run, size
 
 

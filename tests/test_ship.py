@@ -73,10 +73,14 @@ def test_ships_claims_with_commit_tidy_gzipped_and_the_invocations(tmp_path):
     assert run["time_split"]["outside_runner_s"] == pytest.approx(0.2 * len(studies.studies_with_specs()))
     assert len(pd.read_csv(to / "timing.csv")) == len(studies.studies_with_specs())
     assert json.loads((to / "run.json").read_text())["jobs"] == 5 and run["started"] == "2026-11-27T04:00:00"
-    # shipping twice gives the same bytes (gzip without a timestamp)
+    # shipping twice gives the same bytes (gzip without a timestamp), and
+    # nothing of the earlier ship that this run did not measure
     before = (to / "tidy" / "slr.csv.gz").read_bytes()
+    (to / "benchmarks" / "slr" / "renamed-point.tsv").write_text("s\n9.0\n")
     ship.ship("local", tmp_path / "results", to, logs, tmp_path / "build", allow_dirty=True)
     assert (to / "tidy" / "slr.csv.gz").read_bytes() == before
+    assert not (to / "benchmarks" / "slr" / "renamed-point.tsv").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
 def test_refuses_rows_of_another_build(tmp_path):
@@ -90,6 +94,19 @@ def test_refuses_a_study_without_verdicts(tmp_path):
     (tmp_path / "results" / "local" / "claims" / "bourbon.csv").unlink()
     with pytest.raises(InputError, match="bourbon.csv.*not complete"):
         ship.ship("local", tmp_path / "results", tmp_path / "ref", logs, tmp_path / "build", allow_dirty=True)
+
+
+def test_names_no_directory_of_the_machine(tmp_path):
+    logs = make_run(tmp_path)
+    root = str(studies.REPO.resolve())
+    hardware = tmp_path / "results" / "local" / "hardware"
+    (hardware / "fingerprint.json").write_text(json.dumps({"directory": f"{root}/results/local/db"}))
+    logs[1].write_text(FINISHED_LOG.replace("Command: .venv", f"Command: {root}/.venv"))
+    to = tmp_path / "ref"
+    run, _ = ship.ship("local", tmp_path / "results", to, logs, tmp_path / "build", allow_dirty=True)
+    assert json.loads((to / "hardware" / "fingerprint.json").read_text())["directory"] == "results/local/db"
+    assert run["invocations"][1]["command"] == ".venv/bin/snakemake --profile profiles/default"
+    assert not [p for p in to.rglob("*") if p.is_file() and p.suffix != ".gz" and root in p.read_text()]
 
 
 def test_a_log_without_a_header_is_named(tmp_path):
