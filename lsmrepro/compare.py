@@ -38,7 +38,7 @@ CALIBRATION = ["iops", "bandwidth_MiBps", "clat_mean_us"]
 
 def _csv(path, expected):
     try:
-        return pd.read_csv(path, keep_default_na=False, na_values=[""])
+        return pd.read_csv(path, keep_default_na=False, na_values=[""], low_memory=False)
     except FileNotFoundError:
         raise InputError(path, None, f"missing: {expected}")
     except (OSError, ValueError) as e:
