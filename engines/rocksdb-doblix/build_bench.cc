@@ -163,6 +163,12 @@ int main(int argc, char** argv) {
   std::vector<uint64_t> keys = ReadSosd(argv[1]);
   // Tables spread over the dataset: every stride-th key, consecutive in a table.
   const size_t want = tables * entries;
+  if (keys.size() < want) {  // e.g. WIKI: 5M keys, 3.03M distinct
+    fprintf(stderr,
+            "error: %s: %zu tables x %zu entries need %zu distinct keys; the dataset has %zu\n",
+            argv[1], tables, entries, want, keys.size());
+    return 2;
+  }
   if (keys.size() > want) {
     std::vector<uint64_t> picked;
     for (size_t i = 0; i < want; i++) picked.push_back(keys[i * (keys.size() / want)]);
