@@ -24,6 +24,7 @@ import json
 import re
 import shutil
 import subprocess
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -140,13 +141,29 @@ def host_load(tidy):
     return out
 
 
+@contextmanager
+def _fresh(final):
+    """A new folder that replaces `final` when the block ends well (no file
+    of an earlier ship, e.g. of a point since renamed, stays beside this
+    one) and is removed when it does not."""
+    stage = final.with_name(f".{final.name}.shipping")
+    shutil.rmtree(stage, ignore_errors=True)
+    try:
+        yield stage
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    shutil.rmtree(final, ignore_errors=True)
+    stage.rename(final)
+
+
 def ship(scale, results, to, logs, build_dir, allow_dirty=False):
-    src, final = Path(results, scale), Path(to)
     commit, dirty = commit_of_checkout(allow_dirty)
-    # Shipped into a fresh folder that then replaces the last reference: no
-    # file of an earlier run (a point since renamed) stays beside this one.
-    to = final.with_name(f".{final.name}.shipping")
-    shutil.rmtree(to, ignore_errors=True)
+    with _fresh(Path(to)) as stage:
+        return _ship_into(stage, Path(results, scale), Path(to), commit, dirty, logs, build_dir, scale)
+
+
+def _ship_into(to, src, final, commit, dirty, logs, build_dir, scale):
     builds = current_builds(build_dir)
     names = [s for s in studies.studies_with_specs()]
     used_builds, tidies = {}, []
@@ -197,10 +214,7 @@ def ship(scale, results, to, logs, build_dir, allow_dirty=False):
     write_text(to / "run.json", json.dumps(run, indent=1) + "\n")
     size = sum(p.stat().st_size for p in to.rglob("*") if p.is_file())
     if size > LIMIT_BYTES:
-        shutil.rmtree(to)
         raise InputError(final, None, f"at most {LIMIT_BYTES >> 20} MiB to commit ({size >> 20} MiB shipped)")
-    shutil.rmtree(final, ignore_errors=True)
-    to.rename(final)
     return run, size
 
 

@@ -94,6 +94,7 @@ def test_refuses_a_study_without_verdicts(tmp_path):
     (tmp_path / "results" / "local" / "claims" / "bourbon.csv").unlink()
     with pytest.raises(InputError, match="bourbon.csv.*not complete"):
         ship.ship("local", tmp_path / "results", tmp_path / "ref", logs, tmp_path / "build", allow_dirty=True)
+    assert not (tmp_path / ".ref.shipping").exists() and not (tmp_path / "ref").exists()
 
 
 def test_names_no_directory_of_the_machine(tmp_path):
