@@ -33,9 +33,14 @@
 // conversion, products with non-negative constants, sums with constants,
 // clamps), so a leaf serves one contiguous key range; its model is monotone;
 // and its error is measured, with the code Search() uses, at its staircase
-// points (segments.h) plus the two ends of that key range, found by
-// bisecting the root. Leaves no point lands in serve a single gap, whose
-// lower_bound is one constant stored exactly.
+// points (segments.h). The leaf's range also reaches into the gaps beside
+// its first and last point, where lower_bound is that point's y; the
+// prediction there is clamped to [y0, next leaf's y0], so it errs in the
+// left gap by at most what it errs at the first point and in the right gap
+// by at most what it errs at the last (monotone, and both clamps are those
+// gaps' own lower_bound). No key in a gap needs measuring. Leaves no point
+// lands in serve a single gap, whose lower_bound is one constant stored
+// exactly.
 //
 // Knobs: leaves (second-level size; default 0 = n / 64),
 //        root (auto | radix | linear_spline | linear | cubic; default auto),
@@ -466,19 +471,6 @@ class RmiIndex final : public Index<K> {
     return Predict(l, hi, q, first_);
   }
 
-  // The smallest key in (a, b] whose leaf is >= leaf (b's is), by bisection.
-  K FirstKeyOfLeaf(K a, K b, size_t leaf) const {
-    while (b - a > 1) {
-      K mid = a + (b - a) / 2;
-      if (LeafOf(mid) >= leaf) {
-        b = mid;
-      } else {
-        a = mid;
-      }
-    }
-    return b;
-  }
-
   void Train(const K* keys, size_t n) {
     // Points arrive sorted, so each leaf's points are contiguous: buffer one
     // leaf, fit it by least squares, measure it, move on.
@@ -487,8 +479,6 @@ class RmiIndex final : public Index<K> {
       size_t y;
     };
     std::vector<Pt> buf;
-    bool have_prev = false;
-    Pt prev{0, 0};  // last point of the previous non-empty leaf
     size_t cur = 0;
     auto flush = [&](const Pt* next) {
       if (buf.empty()) return;
@@ -514,18 +504,7 @@ class RmiIndex final : public Index<K> {
       for (const Pt& p : buf) {
         e.Add(Predict(l, hi, p.x), static_cast<int64_t>(p.y));
       }
-      // The ends of this leaf's key range that lie in gaps (flat steps).
-      if (have_prev && buf.front().x - prev.x > 1) {
-        K a = FirstKeyOfLeaf(prev.x, buf.front().x, cur);
-        e.Add(Predict(l, hi, a), static_cast<int64_t>(buf.front().y));
-      }
-      if (next && next->x - buf.back().x > 1) {
-        K b = FirstKeyOfLeaf(buf.back().x, next->x, cur + 1) - 1;
-        e.Add(Predict(l, hi, b), static_cast<int64_t>(buf.back().y));
-      }
       l.err = static_cast<uint32_t>(std::max(e.lo, e.hi));
-      prev = buf.back();
-      have_prev = true;
       buf.clear();
     };
     detail::ForEachStaircasePoint(keys, n, [&](K x, size_t y) {
