@@ -6,7 +6,8 @@
 Both folders have the layout of results/<scale>/ (claims/<study>.csv,
 tidy/<study>.csv or .csv.gz, hardware/fingerprint.json and calibration.csv,
 tables/<study>/regime.csv where there).
-Writes claims.csv (claim by claim, a verdict that differs first),
+Writes claims.csv (claim by claim, a verdict that differs first, then
+claims whose two 90% intervals are disjoint),
 figures.csv (per study, experiment and main metric: the geometric mean of
 the ratios ours/reference of the metric's mean per matched point, and
 whether each run reached the paper's regime),
@@ -61,9 +62,22 @@ def claims(folder):
     return pd.concat(tables, ignore_index=True)
 
 
+def _intervals(both):
+    """Per claim: whether the two runs' intervals share a value ("overlap"),
+    do not ("disjoint"), or one side has none (""). Each interval comes
+    from its run's repetitions over one load, so disjoint intervals of one
+    scale measure what a run's interval leaves out (paper/README.md, "What
+    a run's interval does not hold")."""
+    lo = [pd.to_numeric(both[f"ci_low_{s}"], errors="coerce") for s in SIDES]
+    hi = [pd.to_numeric(both[f"ci_high_{s}"], errors="coerce") for s in SIDES]
+    known = pd.concat(lo + hi, axis=1).notna().all(axis=1)
+    disjoint = (hi[0] < lo[1]) | (hi[1] < lo[0])
+    return np.where(~known, "", np.where(disjoint, "disjoint", "overlap"))
+
+
 def compare_claims(ours, ref):
     """One row per claim of either side; a verdict that differs (or a claim
-    one side lacks) first."""
+    one side lacks) first, then the claims whose intervals are disjoint."""
     keep = ["study", "claim", *CLAIM_FIELDS]
     both = ours[keep + ["figure", "statement"]].merge(ref[keep + ["figure", "statement"]], on=["study", "claim"],
                                                       how="outer", suffixes=("_ours", "_reference"))
@@ -72,8 +86,12 @@ def compare_claims(ours, ref):
     for side in SIDES:
         both[f"verdict_{side}"] = both[f"verdict_{side}"].fillna("absent")
     both["differs"] = both["verdict_ours"] != both["verdict_reference"]
-    cols = ["study", "claim", "figure", "differs"] + [f"{f}_{s}" for s in SIDES for f in CLAIM_FIELDS] + ["statement"]
-    return both.sort_values(["differs", "study", "claim"], ascending=[False, True, True])[cols].reset_index(drop=True)
+    both["intervals"] = _intervals(both)
+    both["_disjoint"] = both["intervals"] == "disjoint"
+    cols = ["study", "claim", "figure", "differs", "intervals"] + \
+        [f"{f}_{s}" for s in SIDES for f in CLAIM_FIELDS] + ["statement"]
+    order = both.sort_values(["differs", "_disjoint", "study", "claim"], ascending=[False, False, True, True])
+    return order[cols].reset_index(drop=True)
 
 
 def tidy(folder, study):
@@ -193,16 +211,26 @@ def _measured_text(r, side):
 def _claims_md(cl):
     """The claims table narrowed for reading: one value column per machine."""
     return pd.DataFrame({"study": cl["study"], "claim": cl["claim"], "differs": cl["differs"].map({True: "yes", False: ""}),
-                         "verdict here": cl["verdict_ours"], "verdict reference": cl["verdict_reference"],
+                         "intervals": cl["intervals"], "verdict here": cl["verdict_ours"], "verdict reference": cl["verdict_reference"],
                          "here: value [90% interval], n": [_measured_text(r, "ours") for _, r in cl.iterrows()],
                          "reference": [_measured_text(r, "reference") for _, r in cl.iterrows()]})
 
 
+def claims_summary(cl):
+    """One sentence: verdicts that differ, intervals that are disjoint."""
+    both = cl["intervals"].isin(["overlap", "disjoint"])
+    return (f"{int(cl['differs'].sum())} of {len(cl)} verdicts differ; the two 90% intervals are disjoint for "
+            f"{int((cl['intervals'] == 'disjoint').sum())} of the {int(both.sum())} claims both runs measured")
+
+
 def index_md(scale, ref_dir, cl, fig, mach):
-    differ = int(cl["differs"].sum())
     return "\n".join([
         f"# Scale {scale} beside the reference run ({ref_dir})", "",
-        f"## Claims: {differ} of {len(cl)} verdicts differ (listed first)", "", _md(_claims_md(cl)), "",
+        f"## Claims: {claims_summary(cl)}", "",
+        "Differing verdicts first, then disjoint intervals. A run's interval holds its repetitions' noise "
+        "over one load, not the load's own (the tree's shape): at one scale, disjoint intervals measure "
+        "that (paper/README.md, \"What a run's interval does not hold\"); at another scale the values may "
+        "differ by design.", "", _md(_claims_md(cl)), "",
         "## Figures: ours / reference, geometric mean over the points both measured", "",
         f"Metrics: {', '.join(MAIN_METRICS)}; a ratio above 1 is a larger value here.", "", _md(fig), "",
         "## Machines: fingerprints and fio calibrations", "", _md(mach), ""])

@@ -55,8 +55,11 @@ def _hardware(folder, cpu, iops):
 @pytest.fixture
 def two_runs(tmp_path):
     ours, ref = tmp_path / "results" / "smoke", tmp_path / "reference" / "local"
-    _claims(ours, {"a-same": ("reproduced", 1.9), "b-differs": ("inconclusive", 1.1)})
-    _claims(ref, {"a-same": ("reproduced", 2.0), "b-differs": ("reproduced", 1.8)})
+    # intervals are the value -10% / +10%: a-same's overlap, b's and c's do not; d has none here
+    _claims(ours, {"a-same": ("reproduced", 1.9), "b-differs": ("inconclusive", 1.1),
+                   "c-disjoint": ("reproduced", 1.0), "d-no-data": ("no data", float("nan"))})
+    _claims(ref, {"a-same": ("reproduced", 2.0), "b-differs": ("reproduced", 1.8),
+                  "c-disjoint": ("reproduced", 2.0), "d-no-data": ("no data", float("nan"))})
     # ours: throughput 2x and 8x the reference's (geometric mean 4), latency half;
     # a metric that is not a main one is left out; a point only ours has counts as such
     _tidy(ours, {("fig9", "p1", "run_throughput"): [100, 300], ("fig9", "p2", "run_throughput"): [800],
@@ -80,7 +83,10 @@ def test_compare_lists_a_differing_verdict_first_and_the_ratios(two_runs):
     out = ours / "compare"
     assert r.stdout.strip() == (out / "index.md").read_text().strip()
     cl = pd.read_csv(out / "claims.csv")
-    assert cl["claim"].tolist() == ["b-differs", "a-same"] and cl["differs"].tolist() == [True, False]
+    # a differing verdict first, then disjoint intervals, then the rest
+    assert cl["claim"].tolist() == ["b-differs", "c-disjoint", "a-same", "d-no-data"]
+    assert cl["differs"].tolist() == [True, False, False, False]
+    assert cl["intervals"].fillna("").tolist() == ["disjoint", "disjoint", "overlap", ""]
     assert cl.loc[0, ["verdict_ours", "verdict_reference", "measured_reference", "n_ours"]].tolist() == \
         ["inconclusive", "reproduced", 1.8, 4]
     fig = pd.read_csv(out / "figures.csv").set_index("metric")
@@ -95,7 +101,7 @@ def test_compare_lists_a_differing_verdict_first_and_the_ratios(two_runs):
     mach = pd.read_csv(out / "machines.csv").set_index("quantity")
     assert mach.loc["CPU model"].tolist() == ["Our CPU", "Reference CPU"]
     assert mach.loc["fio randread-4k-qd1 iops"].astype(float).tolist() == [10000, 40000]
-    assert "1 of 2 verdicts differ" in r.stdout
+    assert "1 of 4 verdicts differ; the two 90% intervals are disjoint for 2 of the 3 claims" in r.stdout
 
 
 def test_a_reference_without_claims_is_one_clear_error(two_runs):
@@ -333,3 +339,12 @@ def test_a_job_of_an_engine_that_links_anothers_library_is_priced_by_that_engine
         _bench(ref, f"{r.study}/{r.figure}/{r.point.replace('engine=rocksdb-doblix', 'engine=rocksdb')}/r{r.rep}", 4.0)
     fig1 = targets.estimate(tmp_path, "local")[0].set_index("target").loc["doblix/fig1"]
     assert fig1["unmeasured jobs"] == 0 and fig1["seconds"] == 30.0 * runs["load"].nunique() + 4.0 * len(runs)
+
+
+def test_the_report_counts_the_differing_verdicts_and_the_disjoint_intervals(two_runs):
+    from lsmrepro import report
+    tmp, ours, ref = two_runs
+    compare.compare("smoke", ref, results=tmp / "results")
+    html = report.compare_section(report._compare(tmp / "results", "smoke"))
+    assert "1 of 4 verdicts differ" in html and "then the 2 claims whose two 90% intervals are disjoint" in html
+    assert html.index("b-differs") < html.index("c-disjoint") < html.index("a-same")
