@@ -207,11 +207,13 @@ def compare_section(compared):
         return ""
     cl = compared["claims"]
     differs = cl["differs"].astype(str).str.lower() == "true" if "differs" in cl.columns else pd.Series(False, index=cl.index)
-    disjoint = int((cl["intervals"] == "disjoint").sum()) if "intervals" in cl.columns else 0
+    iv = cl["intervals"] if "intervals" in cl.columns else pd.Series("", index=cl.index)
+    disjoint, both = int((iv == "disjoint").sum()), int(iv.isin(["disjoint", "overlap"]).sum())
     parts = ["<h2 id='compare'>Beside the reference run</h2>",
              f"<p>{int(differs.sum())} of {len(cl)} verdicts differ from the reference run's; they come first, "
-             f"then the {disjoint} claims whose two 90% intervals are disjoint (a run's interval holds its "
-             "repetitions' noise over one load, not the load's own).</p>"]
+             f"then the other claims whose two 90% intervals are disjoint. Disjoint intervals: {disjoint} of the "
+             f"{both} claims both runs measured (a run's interval holds its repetitions' noise over one load, "
+             "not the load's own).</p>"]
     shown = cl.copy()
     for side in ("ours", "reference"):
         if f"verdict_{side}" in shown.columns:
