@@ -230,15 +230,22 @@ def caption(study, figure):
     return fig["caption"] if number == "—" else f"{number}. {fig['caption']}"
 
 
-def figure_code(study, figure):
-    """The Python files a figure's function reads: paper/<study>/<figure>.py
-    and every file of the repository it reaches through imports (a study's
-    helpers, paper/plotting.py, ...), relative to the repository; the
-    inputs of its rule, so an edit to a helper makes the figure again."""
+def code_of(path):
+    """The files a Python file of the repository runs: `path` (relative to
+    the repository) and every file it reaches through imports, relative to
+    the repository. Snakemake reruns a shell rule when its inputs change,
+    not the modules it calls, so an analysis rule lists these as inputs and
+    an edit to them makes its output again."""
     roots = {p.name for p in REPO.iterdir() if (p / "__init__.py").is_file()}
-    code = [str(p.relative_to(REPO)) for p in pyimports.reached(PAPER / study / f"{figure}.py", REPO, roots)]
+    code = [str(p.relative_to(REPO)) for p in pyimports.reached(REPO / path, REPO, roots)]
     # Data a reached module reads at import: the index registry's manifest.
     return code + [data for module, data in DATA_READ_AT_IMPORT.items() if module in code]
+
+
+def figure_code(study, figure):
+    """The files a figure's function runs: paper/<study>/<figure>.py and
+    what it reaches (a study's helpers, paper/plotting.py, ...)."""
+    return code_of(f"paper/{study}/{figure}.py")
 
 
 DATA_READ_AT_IMPORT = {"indexes/registry.py": "indexes/registry.json"}

@@ -177,7 +177,8 @@ rule bench_run:
 # a figure target runs only what it draws.
 rule experiment_tidy:
     input:
-        lambda w: run_raw(w.scale, figure_runs(w.scale, w.study, w.figure)),
+        raw=lambda w: run_raw(w.scale, figure_runs(w.scale, w.study, w.figure)),
+        code=CODE["aggregate"],
     output:
         f"{RESULTS}/{{scale}}/tidy/{{study}}/{{figure}}.csv",
     conda:
@@ -185,13 +186,14 @@ rule experiment_tidy:
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}_tidy.log",
     shell:
-        "python -m lsmrepro.aggregate --out {output} {input} 2> {log}"
+        "python -m lsmrepro.aggregate --out {output} {input.raw} 2> {log}"
 
 
 # The study's table: its experiments' joined.
 rule study_tidy:
     input:
-        lambda w: [experiment_tidy(w.scale, w.study, f) for f in lsm_studies.study_experiments(w.study)],
+        tidy=lambda w: [experiment_tidy(w.scale, w.study, f) for f in lsm_studies.study_experiments(w.study)],
+        code=CODE["aggregate"],
     output:
         f"{RESULTS}/{{scale}}/tidy/{{study}}.csv",
     conda:
@@ -199,7 +201,7 @@ rule study_tidy:
     log:
         f"{RESULTS}/{{scale}}/logs/{{study}}/tidy.log",
     shell:
-        "python -m lsmrepro.aggregate --concat --out {output} {input} 2> {log}"
+        "python -m lsmrepro.aggregate --concat --out {output} {input.tidy} 2> {log}"
 
 
 # Any figure: paper/<study>/<figure>.py applied to its experiments' tidy rows.
@@ -253,6 +255,7 @@ rule study_regime:
     input:
         tidy=f"{RESULTS}/{{scale}}/tidy/{{study}}.csv",
         spec="paper/{study}/experiments.yaml",
+        code=CODE["regime"],
     output:
         csv=f"{RESULTS}/{{scale}}/tables/{{study}}/regime.csv",
         md=f"{RESULTS}/{{scale}}/tables/{{study}}/regime.md",
@@ -270,6 +273,7 @@ rule study_claims:
     input:
         tidy=f"{RESULTS}/{{scale}}/tidy/{{study}}.csv",
         claims="paper/{study}/claims.yaml",
+        code=CODE["claims"],
     output:
         csv=f"{RESULTS}/{{scale}}/claims/{{study}}.csv",
         md=f"{RESULTS}/{{scale}}/claims/{{study}}.md",
@@ -290,6 +294,7 @@ rule figure_claims:
     input:
         tidy=lambda w: [experiment_tidy(w.scale, w.study, e) for e in claimed_experiments(w.study, w.figure)],
         claims="paper/{study}/claims.yaml",
+        code=CODE["claims"],
     output:
         csv=f"{RESULTS}/{{scale}}/claims/{{study}}/{{figure}}.csv",
         md=f"{RESULTS}/{{scale}}/claims/{{study}}/{{figure}}.md",
@@ -311,6 +316,7 @@ rule compare:
         products=lambda w: study_products(w.scale),
         reference=f"{REFERENCE}/claims",
         fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
+        code=CODE["compare"],
     output:
         claims=f"{RESULTS}/{{scale}}/compare/claims.csv",
         figures=f"{RESULTS}/{{scale}}/compare/figures.csv",
@@ -336,6 +342,7 @@ rule report:
         builds=[engine_build_id(e) for e in ENGINES],
         logs=lambda w: study_logs(w.scale),
         hardware=lambda w: hardware_products(w.scale),
+        code=CODE["report"],
     output:
         f"{RESULTS}/{{scale}}/report/index.html",
     params:

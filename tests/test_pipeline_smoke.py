@@ -300,7 +300,7 @@ def test_second_run_has_nothing_to_do(results):
 
 def test_deleting_one_raw_log_reruns_only_it_and_its_dependents(results):
     victim = next((results / "smoke" / "raw" / "baseline" / "point").glob("engine=rocksdb+*/r1.jsonl"))
-    saved = victim.read_bytes()
+    saved, stat = victim.read_bytes(), victim.stat()
     victim.unlink()
     try:
         r = snakemake(results, "smoke", "--dry-run")
@@ -310,9 +310,27 @@ def test_deleting_one_raw_log_reruns_only_it_and_its_dependents(results):
         assert counts == {"bench_load": 1, "bench_run": 1, "experiment_tidy": 1, "study_tidy": 1,
                           "study_figure": 1, "study_claims": 1, "study_regime": 1, "compare": 1, "report": 1,
                           "smoke": 1}, counts
-    finally:
+    finally:  # as it was: the later tests start from a run with nothing to do
         victim.write_bytes(saved)
-        os.utime(victim, (victim.stat().st_mtime - 3600,) * 2)
+        os.utime(victim, (stat.st_atime, stat.st_mtime))
+
+
+def test_an_edit_to_the_verdict_code_remakes_the_verdicts_and_no_run(results):
+    """An analysis rule lists the modules it runs as inputs: an edit to
+    claims_rule.py makes every study's verdicts (and what reads them) again,
+    and nothing else. (A file only touched is no edit: Snakemake compares
+    the checksum it recorded.)"""
+    code = REPO / "lsmrepro" / "claims_rule.py"
+    text, before = code.read_bytes(), code.stat()
+    code.write_bytes(text + b"\n# an edit (tests/test_pipeline_smoke.py; removed when it ends)\n")
+    try:
+        r = snakemake(results, "smoke", "--dry-run")
+        counts = job_counts(r.stdout + r.stderr)
+        studies = len(lsm_studies.studies_with_specs())
+        assert counts == {"study_claims": studies, "compare": 1, "report": 1, "smoke": 1}, counts
+    finally:
+        code.write_bytes(text)
+        os.utime(code, (before.st_atime, before.st_mtime))
 
 
 def test_a_figure_target_reruns_only_the_runs_it_reads(results):
