@@ -28,6 +28,8 @@ except InputError as e:
 # and report again. Benchmark rules list no code: an edit to the harness
 # must never rerun hours of measurement by itself.
 CODE = {m: lsm_studies.code_of(f"lsmrepro/{m}.py") for m in ("aggregate", "regime", "claims", "compare", "report")}
+# paper/figure.py runs every figure function: read once, not per figure job
+CODE["figure"] = lsm_studies.code_of("paper/figure.py")
 
 RUN_BY_ID = {scale: {(r.study, r.figure, r.point, r.rep): r for r in frame.itertuples()}
              for scale, frame in RUNS.items()}
@@ -306,7 +308,7 @@ def load_priority(scale, load):
 def figure_inputs(w):
     return {"tidy": figure_tidy(w.scale, w.study, w.figure), "spec": f"paper/{w.study}/experiments.yaml",
             "code": lsm_studies.figure_code(w.study, w.figure), "style": "paper/plotting.py",
-            "paper_marks": [*lsm_studies.code_of("paper/figure.py"),
+            "paper_marks": [*CODE["figure"],
                             *(str(p.relative_to(lsm_studies.REPO)) for p in lsm_claims.spec.claim_files(w.study))],
             "catalogue": str(lsm_studies.DATASETS.relative_to(lsm_studies.REPO)),
             "datasets": [dataset_file(w.scale, d) for d in lsm_studies.figure_datasets(w.study, w.figure)],
