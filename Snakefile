@@ -2,7 +2,8 @@
 #   ./reproduce                      everything at the configured scale (local)
 #   ./reproduce smoke                everything at the smoke scale
 #   ./reproduce baseline/point       one figure (rule baseline_point); `./reproduce --list` lists them with their state
-# Rules live beside the code they run: each folder's *.smk is included here;
+# Rules live beside the code they run: each folder's *.smk is included here,
+# the pipeline's stages from workflow/rules/;
 # every figure's rules come from its data, paper/<study>/experiments.yaml (paper/README.md).
 import os
 
@@ -29,6 +30,12 @@ include: "workflow/common.smk"
 include: "engines/engines.smk"
 include: "workloads/workloads.smk"
 include: "hardware/hardware.smk"
+# The pipeline's stages (lsmrepro/<stage>/), then the figures and targets.
+include: "workflow/rules/plan.smk"
+include: "workflow/rules/run.smk"
+include: "workflow/rules/tidy.smk"
+include: "workflow/rules/claims.smk"
+include: "workflow/rules/publish.smk"
 include: "paper/paper.smk"
 
 

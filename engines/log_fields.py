@@ -5,10 +5,10 @@ reads every fragment, checks that no field is declared twice (by two
 folders, or by a folder and the driver's own record), and gives
 
 - `log_schema()`: engines/driver/log_schema.yaml with the fragments' fields
-  merged into its `engine` record (what lsmrepro/runlog.py validates with);
+  merged into its `engine` record (what lsmrepro/tidy/runlog.py validates with);
 - `fields()`: field name -> its row mappings, each a dict with `numbers`,
   `metric`, `units` or with `python`/`field` resolved to the functions of
-  the folder's Python file (what lsmrepro/engine_rows.py flattens with).
+  the folder's Python file (what lsmrepro/tidy/engine_rows.py flattens with).
 """
 import copy
 import importlib.util

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hardware.cgroups import FS, CgroupV2, Host, parse_mountinfo, parse_proc_cgroup, _relative
+from hardware.cgroups import FS, CgroupV2, Host, parse_mountinfo, parse_proc_cgroup, relative_cgroup
 
 
 def own_cgroup_dir(host=Host()):
@@ -22,7 +22,7 @@ def own_cgroup_dir(host=Host()):
         return None
     for m in parse_mountinfo(Path(host.mountinfo).read_text()):
         if m.fstype == "cgroup2":
-            rel = _relative(own, m.root)
+            rel = relative_cgroup(own, m.root)
             if rel is not None:
                 return Path(m.mount_point) / rel
     return None

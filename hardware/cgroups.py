@@ -83,7 +83,7 @@ def parse_proc_cgroup(text):
     return out
 
 
-def _relative(cgroup_path, mount_root):
+def relative_cgroup(cgroup_path, mount_root):
     """The part of `cgroup_path` below what the mount shows at its top."""
     if mount_root in ("/", ""):
         return cgroup_path.lstrip("/")
@@ -392,7 +392,7 @@ def choose_backend(host=None, parent=None, fs=None, prefer=None, swap_total=0):
         for m in mounts:
             if m.fstype != "cgroup2" or "" not in own:
                 continue
-            rel = _relative(own[""], m.root)
+            rel = relative_cgroup(own[""], m.root)
             if rel is None:
                 continue
             own_dir = Path(m.mount_point) / rel
@@ -406,7 +406,7 @@ def choose_backend(host=None, parent=None, fs=None, prefer=None, swap_total=0):
         for m in mounts:
             if m.fstype != "cgroup" or "memory" not in m.super_options or "memory" not in own:
                 continue
-            rel = _relative(own["memory"], m.root)
+            rel = relative_cgroup(own["memory"], m.root)
             if rel is None:
                 continue
             candidates.append(Backend(CgroupV1, m.mount_point, Path(m.mount_point) / rel,

@@ -1,5 +1,5 @@
 """Dropping files from the page cache, so a run starts cold: the runner's
---evict and the bench jobs' copies (lsmrepro/bench.py) both call it."""
+--evict and the bench jobs' copies (lsmrepro/run/bench.py) both call it."""
 import os
 from pathlib import Path
 

@@ -25,10 +25,10 @@ import traceback
 
 import pandas as pd
 
-from lsmrepro import studies
-from lsmrepro.tidy import read_tidy
+from lsmrepro.plan import studies
+from lsmrepro.tidy.table import read_tidy
 from base.errors import InputError, cli
-from lsmrepro import claims_spec
+from lsmrepro.claims import spec as claims_spec
 from paper import paper_marks, plotting
 
 ERROR_COLUMNS = ["study", "figure", "error"]

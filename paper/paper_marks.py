@@ -19,7 +19,7 @@ import pandas as pd
 from matplotlib.patches import Rectangle
 
 from base.errors import InputError
-from lsmrepro import claims_measure as cm
+from lsmrepro.claims import measure as cm
 from paper import plotting
 
 COLOR = "black"
@@ -102,10 +102,10 @@ def marks(claim):
 
 
 def _select(tidy, where, claim_id):
-    """The claim's own row selection (lsmrepro.claims_measure), so a mark
+    """The claim's own row selection (lsmrepro.claims.measure), so a mark
     reads exactly the rows its verdict reads."""
     try:
-        return cm._select(tidy, where, claim_id, "paper mark")
+        return cm.select_rows(tidy, where, claim_id, "paper mark")
     except InputError:  # a selector naming a column this figure's rows lack: not shown here
         return tidy.iloc[0:0]
 
@@ -365,7 +365,7 @@ def _match(table, rows, mk, texts):
     if rows.empty:
         return
     factors = [c for c in table.columns if c in rows.columns and c not in SAMPLE_COLUMNS]
-    fixed = {c: rows[c].dropna().map(cm._text).unique() for c in rows.columns if c not in SAMPLE_COLUMNS}
+    fixed = {c: rows[c].dropna().map(cm.factor_text).unique() for c in rows.columns if c not in SAMPLE_COLUMNS}
     fixed = {c: v[0] for c, v in fixed.items() if len(v) == 1}
     named = {v.lower() for v in fixed.values()}
     others = [c for c in table.columns if c not in rows.columns and c != "paper"
@@ -373,6 +373,6 @@ def _match(table, rows, mk, texts):
     if not factors or any(c not in fixed for c in factors):
         return
     for i, (_, row) in enumerate(table.iterrows()):
-        if (all(cm._text(row[c]) == fixed[c] for c in factors)
+        if (all(cm.factor_text(row[c]) == fixed[c] for c in factors)
                 and all(pd.isna(row[c]) or str(row[c]).lower() in named for c in others)):
             texts[i].append(mk.text.replace("paper: ", "") + f" [{mk.claim}]")

@@ -3,7 +3,7 @@ import json
 import pandas as pd
 import pytest
 
-from lsmrepro import aggregate
+from lsmrepro.tidy import aggregate
 from base.errors import InputError
 
 
@@ -104,7 +104,7 @@ def test_a_value_size_factor_keeps_its_name_beside_the_metric_value(tmp_path, ma
 
 
 def test_failed_run_becomes_one_failed_row_with_its_reason(tmp_path, make_log):
-    from lsmrepro import bench
+    from lsmrepro.run import bench
     failed = tmp_path / "r1.jsonl"
     meta = {"study": "baseline", "experiment": "point", "scale": "smoke", "dataset": "osm", "repetition": "1",
             "point": "engine=leveldb-learned+index=lipp+dataset=osm+workload=w"}
@@ -169,7 +169,7 @@ def test_a_studys_table_joins_its_experiments_tables(tmp_path, make_log):
     assert list(joined.columns[-2:]) == ["index", "table"]
     key = ["run", "metric", "op", "subset"]
     assert joined.sort_values(key).reset_index(drop=True).equals(direct.sort_values(key).reset_index(drop=True))
-    from lsmrepro.tidy import read_tidy
+    from lsmrepro.tidy.table import read_tidy
     both = read_tidy([tmp_path / "fig7.csv", tmp_path / "fig8.csv"])
     assert len(both) == len(direct) and set(both["experiment"]) == {"fig7", "fig8"}
     assert list(read_tidy([]).columns) == aggregate.COLUMNS

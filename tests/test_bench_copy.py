@@ -1,8 +1,8 @@
-"""lsmrepro.bench's database copy for a run: tables and value logs linked,
+"""lsmrepro.run.bench's database copy for a run: tables and value logs linked,
 everything an engine may rewrite copied, so a run never changes its load."""
 import os
 
-from lsmrepro import bench
+from lsmrepro.run import bench
 
 
 def _load(tmp_path):

@@ -1,4 +1,4 @@
-"""Loads whose times nothing reads defer their fsyncs (lsmrepro/bench.py
+"""Loads whose times nothing reads defer their fsyncs (lsmrepro/run/bench.py
 --defer-fsync, experiments.yaml `timed_loads`): the job runs under eatmydata,
 says so in its meta, and its files are whole when it ends. The job here is
 a small Python program standing for lsmbench (it takes lsmbench's flags)."""
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lsmrepro import studies
+from lsmrepro.plan import studies
 
 REPO = Path(__file__).resolve().parent.parent
 # writes a table and what it saw: whether eatmydata's library was loaded, its --meta flags
@@ -33,7 +33,7 @@ json.dump({"fsync_interposed": interposed, "meta": meta}, open(os.path.join(db, 
 
 def _load(tmp_path, *flags):
     db, log, limits = tmp_path / "db", tmp_path / "l.jsonl", tmp_path / "l.limits.json"
-    proc = subprocess.run([sys.executable, "-m", "lsmrepro.bench", "load", "--db", str(db), "--log", str(log),
+    proc = subprocess.run([sys.executable, "-m", "lsmrepro.run.bench", "load", "--db", str(db), "--log", str(log),
                            "--limits", str(limits), "--memory", "none", *flags, "--", sys.executable, "-c", PROBE],
                           cwd=REPO, capture_output=True, text=True, timeout=120)
     return proc, db
@@ -54,7 +54,7 @@ def test_a_deferring_load_runs_under_eatmydata_and_says_so(tmp_path, defer):
 
 def test_eatmydata_missing_is_one_clear_error(tmp_path):
     env = {**os.environ, "PATH": os.path.dirname(sys.executable)}  # python, and no eatmydata
-    proc = subprocess.run([sys.executable, "-m", "lsmrepro.bench", "load", "--db", str(tmp_path / "db"),
+    proc = subprocess.run([sys.executable, "-m", "lsmrepro.run.bench", "load", "--db", str(tmp_path / "db"),
                            "--log", str(tmp_path / "l.jsonl"), "--limits", str(tmp_path / "l.limits.json"),
                            "--memory", "none", "--defer-fsync", "--", sys.executable, "-c", PROBE],
                           cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
@@ -63,7 +63,7 @@ def test_eatmydata_missing_is_one_clear_error(tmp_path):
 
 
 def test_a_run_cannot_defer_its_fsyncs(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "lsmrepro.bench", "run", "--db", str(tmp_path / "c"),
+    proc = subprocess.run([sys.executable, "-m", "lsmrepro.run.bench", "run", "--db", str(tmp_path / "c"),
                            "--from", str(tmp_path / "db"), "--load-log", "l.jsonl", "--manifest", "{}",
                            "--log", "r.jsonl", "--limits", "r.limits.json", "--memory", "none", "--defer-fsync",
                            "--", "lsmbench"], cwd=REPO, capture_output=True, text=True, timeout=60)

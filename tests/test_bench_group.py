@@ -1,4 +1,4 @@
-"""The interleaved job's wrapper (lsmrepro/bench_group.py): its members'
+"""The interleaved job's wrapper (lsmrepro/run/bench_group.py): its members'
 list is checked, a run's log is copied from the job's folder, and members
 whose loads failed are marked without starting lsmbench. The interleaved
 runs themselves run in the smoke pipeline (slr, lsm-eval fig8), their
@@ -8,7 +8,8 @@ import json
 import pytest
 
 from base.errors import InputError
-from lsmrepro import bench, bench_group
+from lsmrepro.run import bench
+from lsmrepro.run import bench_group
 
 
 def _member(tmp_path, point, load_failed=None):

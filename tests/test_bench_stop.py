@@ -1,5 +1,5 @@
 """A benchmark job told to stop leaves nothing a restart would take as a
-result (lsmrepro/bench.py, base/jobguard.py): the job itself here is a
+result (lsmrepro/run/bench.py, base/jobguard.py): the job itself here is a
 process that only waits, as what is tested is the supervision around it."""
 import json
 import os
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from base.jobguard import OWNER_ENV
-from lsmrepro import bench
+from lsmrepro.run import bench
 
 REPO = Path(__file__).resolve().parent.parent
 WAITS = [sys.executable, "-c", "import time; time.sleep(60)"]  # stands for lsmbench; takes its flags as argv
@@ -25,7 +25,7 @@ def _start_load(tmp_path, env):
     (db / "000005.ldb").parent.mkdir(parents=True)
     (db / "000005.ldb").write_bytes(b"half")
     Path(f"{log}.tmp").write_text('{"type": "run"}\n')
-    proc = subprocess.Popen([sys.executable, "-m", "lsmrepro.bench", "load", "--db", str(db), "--log", str(log),
+    proc = subprocess.Popen([sys.executable, "-m", "lsmrepro.run.bench", "load", "--db", str(db), "--log", str(log),
                              "--limits", str(limits), "--memory", "none", "--", *WAITS],
                             cwd=REPO, env=env, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60

@@ -5,7 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lsmrepro import aggregate, claims
+from lsmrepro.tidy import aggregate
+from lsmrepro.claims import evaluate as claims
 from base.errors import InputError
 
 
@@ -54,7 +55,7 @@ def test_every_claim_has_no_data_on_an_empty_tidy_table(tmp_path, study):
     "no data" for every claim, never a crash on a grid factor no run has."""
     path = tmp_path / "tidy.csv"
     path.write_text(",".join(aggregate.COLUMNS) + "\n")
-    from lsmrepro.tidy import read_tidy
+    from lsmrepro.tidy.table import read_tidy
     mine = claims.load_claims(claims.claim_files(study))
     r = claims.check(study, read_tidy(path), mine)
     assert len(r) == len(mine) and set(r["verdict"]) == {"no data"}

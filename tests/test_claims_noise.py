@@ -1,5 +1,5 @@
 """python -m lsmrepro.claims --measure-noise: the run-to-run noise of a
-figure from a run's tidy tables (lsmrepro/claims_noise.py), kept with the
+figure from a run's tidy tables (lsmrepro/claims/noise.py), kept with the
 scale and read by the power check."""
 import shutil
 from pathlib import Path
@@ -10,8 +10,11 @@ import pytest
 import yaml
 
 from base.errors import InputError
-from lsmrepro import claims, claims_noise, claims_power, claims_prior
-from lsmrepro.studies import CONFIG_DIR, load_scale
+from lsmrepro.claims import evaluate as claims
+from lsmrepro.claims import noise as claims_noise
+from lsmrepro.claims import power as claims_power
+from lsmrepro.claims import prior as claims_prior
+from lsmrepro.plan.studies import CONFIG_DIR, load_scale
 
 CLAIM = {"id": "c", "study": "s", "figure": "f", "measure": {"kind": "value", "where": {"experiment": "f", "metric": "lat"}}}
 

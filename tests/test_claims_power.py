@@ -5,8 +5,9 @@ selectors at a scale's repetitions and noise."""
 import pytest
 import yaml
 
-from lsmrepro import claims, claims_power
-from lsmrepro.studies import load_scale
+from lsmrepro.claims import evaluate as claims
+from lsmrepro.claims import power as claims_power
+from lsmrepro.plan.studies import load_scale
 
 HARNESS = {"metric": "driver_harness_per_op", "engine": "leveldb"}
 ENGINE = {"metric": "driver_engine_call_per_op", "engine": "leveldb"}
@@ -96,7 +97,7 @@ def test_the_underpowered_list_is_written_from_the_check_and_then_passes_it(tmp_
     and its fix, replace the scale's list and nothing else of the file; the
     check then passes with them set apart; an empty list removes the block."""
     import shutil
-    from lsmrepro.studies import CONFIG_DIR
+    from lsmrepro.plan.studies import CONFIG_DIR
     (tmp_path / "scales").mkdir()
     shutil.copy(CONFIG_DIR / "scale.schema.yaml", tmp_path / "scale.schema.yaml")
     path = tmp_path / "scales" / "smoke.yaml"

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from lsmrepro import claims_stats as st
+from lsmrepro.claims import stats as st
 
 
 def test_pooled_variance_adds_the_cells_sums_of_squares_and_degrees_of_freedom():

@@ -1,4 +1,4 @@
-"""lsmrepro.compare (a run beside a reference run) and the estimate's
+"""lsmrepro.publish.compare (a run beside a reference run) and the estimate's
 fallback to the reference run's job times. The folders are hand-made
 test input in the layout of results/<scale>/."""
 import gzip
@@ -11,8 +11,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from lsmrepro import compare, targets
-from lsmrepro.aggregate import COLUMNS
+from lsmrepro.publish import compare
+from lsmrepro.plan import targets
+from lsmrepro.tidy.aggregate import COLUMNS
 from base.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -77,7 +78,7 @@ def two_runs(tmp_path):
 
 def test_compare_lists_a_differing_verdict_first_and_the_ratios(two_runs):
     tmp, ours, ref = two_runs
-    r = subprocess.run([sys.executable, "-m", "lsmrepro.compare", "--scale", "smoke", "--reference", str(ref),
+    r = subprocess.run([sys.executable, "-m", "lsmrepro.publish.compare", "--scale", "smoke", "--reference", str(ref),
                         "--results", str(tmp / "results")], cwd=REPO, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     out = ours / "compare"
@@ -108,7 +109,7 @@ def test_a_reference_without_claims_is_one_clear_error(two_runs):
     tmp, ours, ref = two_runs
     for p in (ref / "claims").iterdir():
         p.unlink()
-    r = subprocess.run([sys.executable, "-m", "lsmrepro.compare", "--scale", "smoke", "--reference", str(ref),
+    r = subprocess.run([sys.executable, "-m", "lsmrepro.publish.compare", "--scale", "smoke", "--reference", str(ref),
                         "--results", str(tmp / "results")], cwd=REPO, capture_output=True, text=True)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and f"{ref / 'claims'}" in r.stderr and "claims/<study>.csv" in r.stderr
@@ -133,7 +134,7 @@ def _bench(base, rel, seconds):
 def _reference_jobs(tmp_path, seconds):
     """Every baseline/point load and run job at local timed by a reference
     run (no raw logs shipped); returns (its runs, the reference folder)."""
-    from lsmrepro import studies
+    from lsmrepro.plan import studies
     runs = studies.runs(studies.load_scale("local"), "baseline", "point")
     ref = tmp_path / "reference" / "local"
     for load in runs["load"].unique():
@@ -167,7 +168,7 @@ def test_estimate_uses_the_reference_job_times_until_jobs_are_measured_here(tmp_
         20.0 * (jobs - len(same_point)) + 5.0 * len(same_point)
     assert targets.job_times(tmp_path)[1] == jobs - len(same_point)
 
-    r = subprocess.run([sys.executable, "-m", "lsmrepro.targets", "estimate", "--scale", "local",
+    r = subprocess.run([sys.executable, "-m", "lsmrepro.plan.targets", "estimate", "--scale", "local",
                         "--results", str(tmp_path)], cwd=REPO, capture_output=True, text=True)
     assert r.returncode == 0 and "measured on Reference CPU" in r.stdout, r.stdout + r.stderr
 
@@ -205,7 +206,7 @@ def test_reference_job_times_scale_their_io_share_by_the_two_calibrations(tmp_pa
     long on a device with a quarter of the reference's 4 KiB random-read
     IOPS (runs), half as long where sequential writes are twice as fast
     (loads); the CPU share is the reference's."""
-    from lsmrepro import studies
+    from lsmrepro.plan import studies
     runs = studies.runs(studies.load_scale("local"), "baseline", "point")
     ref = tmp_path / "reference" / "local"
     for rel in [f"loads/{x}" for x in runs["load"].unique()] + \
@@ -270,7 +271,7 @@ def test_an_interleaved_job_is_priced_once_from_its_own_time_or_its_runs_apart(t
     (its runs' phases 3 s each, their copy jobs 0.5 s) is 40 s again; never
     measured interleaved, it is its runs' own jobs (10 s, 6 s of phase each:
     a start-up of 4 s) less the start-ups it shares: 4 + 5 x 6 = 34 s."""
-    from lsmrepro import studies
+    from lsmrepro.plan import studies
     runs = studies.runs(studies.load_scale("local"), "slr", "fig8")
     jobs = studies.interleave_groups(runs)
     base = tmp_path / "local"
@@ -300,7 +301,7 @@ def test_a_shipped_reference_says_its_interleaved_runs_in_its_tidy_tables(tmp_pa
     """No raw logs shipped: an interleaved run's tidy rows
     (setup_interleave_members) keep its 0.5 s copy job from being taken
     for the run; the reference's 40 s job is the estimate."""
-    from lsmrepro import studies
+    from lsmrepro.plan import studies
     runs = studies.runs(studies.load_scale("local"), "slr", "fig8")
     jobs = studies.interleave_groups(runs)
     ref = tmp_path / "reference" / "local"
@@ -326,7 +327,7 @@ def test_a_job_of_an_engine_that_links_anothers_library_is_priced_by_that_engine
     reference), priced for engine rocksdb-doblix with the same options and
     data (it links rocksdb's library); other engines' ids stay apart."""
     from engines.registry import load_variants
-    from lsmrepro import studies
+    from lsmrepro.plan import studies
     variants = load_variants()
     assert targets._library_id("doblix/fig9/engine=rocksdb-doblix+table=block+dataset=AMZN", variants) == \
         "doblix/fig9/engine=rocksdb+table=block+dataset=AMZN"
@@ -342,7 +343,7 @@ def test_a_job_of_an_engine_that_links_anothers_library_is_priced_by_that_engine
 
 
 def test_the_report_counts_the_differing_verdicts_and_the_disjoint_intervals(two_runs):
-    from lsmrepro import report
+    from lsmrepro.publish import report
     tmp, ours, ref = two_runs
     compare.compare("smoke", ref, results=tmp / "results")
     html = report.compare_section(report._compare(tmp / "results", "smoke"))

@@ -4,7 +4,8 @@ import copy
 import pytest
 import yaml
 
-from lsmrepro import config, studies
+from lsmrepro.plan import config
+from lsmrepro.plan import studies
 from base.errors import InputError
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root

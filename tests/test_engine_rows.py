@@ -1,13 +1,13 @@
 """Engine log fields declared beside each variant (engines/<folder>/log.yaml):
 the fragments merge into the log schema's engine record, and the generic
-flattener (lsmrepro/engine_rows.py) turns them into tidy rows and back."""
+flattener (lsmrepro/tidy/engine_rows.py) turns them into tidy rows and back."""
 import shutil
 
 import pytest
 
 from base.errors import InputError
 from engines import log_fields
-from lsmrepro import engine_rows
+from lsmrepro.tidy import engine_rows
 
 REPO = log_fields.HERE.parent
 
@@ -28,7 +28,7 @@ def test_generic_code_names_no_engine_section():
     (a name another record also has, like the breakdown's `steps`, aside)."""
     driver = log_fields.load_yaml(log_fields.LOG_SCHEMA)["$defs"]
     shared = {f for record in driver.values() for f in (record.get("properties") or {}) if isinstance(record, dict)}
-    for module in ("lsmrepro/aggregate.py", "lsmrepro/runlog.py", "lsmrepro/engine_rows.py"):
+    for module in ("lsmrepro/tidy/aggregate.py", "lsmrepro/tidy/runlog.py", "lsmrepro/tidy/engine_rows.py"):
         text = (REPO / module).read_text()
         for section in set(log_fields.fields()) - shared:
             assert f'"{section}"' not in text, (module, section)

@@ -3,7 +3,9 @@ others, and failed runs are marked, not dropped silently."""
 import pandas as pd
 import pytest
 
-from lsmrepro import aggregate, bench, studies
+from lsmrepro.tidy import aggregate
+from lsmrepro.run import bench
+from lsmrepro.plan import studies
 from paper import figure
 
 
@@ -19,7 +21,7 @@ def _tidy(tmp_path, make_log, failed=False):
                                                               "workload": "lookups"}})
         logs.append(str(f))
     aggregate.aggregate(logs, tmp_path / "t.csv")
-    from lsmrepro.tidy import read_tidy
+    from lsmrepro.tidy.table import read_tidy
     return read_tidy(tmp_path / "t.csv")
 
 

@@ -12,10 +12,14 @@ REPO = Path(__file__).resolve().parent.parent
 # A folder may import its own modules and those of lower layers only.
 LAYERS = {"base": 0, "indexes": 1, "workloads": 1, "hardware": 1, "engines": 2, "lsmrepro": 3, "paper": 4}
 
+# lsmrepro's stages in pipeline order (lsmrepro/__init__.py): a stage may
+# import its own modules and those of earlier stages only.
+STAGES = ("plan", "run", "tidy", "claims", "publish")
+
 # Files that are tools run by hand above the study layer, like the Snakefile:
 # nothing imports them. Each with why it sits in a lower folder.
 TOOLS = {
-    # DobLIX's A/B benchmark expands the doblix study's runs (lsmrepro.studies)
+    # DobLIX's A/B benchmark expands the doblix study's runs (lsmrepro.plan.studies)
     # and judges them (lsmrepro.claims); it lives beside the plugin it tunes.
     "engines/rocksdb-doblix/bench.py",
 }
@@ -48,6 +52,49 @@ def test_folders_import_downwards():
             there = dep.split(".")[0]
             if there != here and LAYERS[there] >= LAYERS[here]:
                 wrong.append(f"{rel} imports {dep} ({there} is not below {here})")
+    assert not wrong, "\n".join(wrong)
+
+
+def stage_of(module):
+    parts = module.split(".")
+    return parts[1] if parts[0] == "lsmrepro" and len(parts) > 1 else None
+
+
+def test_lsmrepro_is_its_stages():
+    """Every module of lsmrepro sits in a stage package, none beside them."""
+    loose = [m for m, _ in graph().items() if m.startswith("lsmrepro.") and stage_of(m) not in STAGES]
+    assert not loose, loose
+
+
+def test_stages_import_earlier_stages():
+    wrong = []
+    for module, (rel, deps) in graph().items():
+        here = stage_of(module)
+        if here is None:
+            continue
+        for dep in deps:
+            there = stage_of(dep)
+            if dep.split(".")[0] == "lsmrepro" and (there is None or STAGES.index(there) > STAGES.index(here)):
+                wrong.append(f"{rel} imports {dep} ({there or 'no stage'} is not before {here})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_private_name_crosses_a_module():
+    """A module uses another's public surface: no `from x import _name`
+    and no `module._name` of a module of ours."""
+    import ast
+    wrong = []
+    for module, (rel, _) in graph().items():
+        tree = ast.parse((REPO / rel).read_text())
+        ours = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0
+                and n.module and n.module.split(".")[0] in LAYERS for a in n.names}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in LAYERS:
+                wrong += [f"{rel}: from {node.module} import {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+            elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ours
+                  and node.attr.startswith("_") and not node.attr.startswith("__")):
+                wrong.append(f"{rel}: {node.value.id}.{node.attr}")
     assert not wrong, "\n".join(wrong)
 
 
@@ -103,5 +150,5 @@ def test_cycle_finder_finds_circles(edges, expected):
 
 
 def test_graph_sees_lazy_and_from_imports():
-    deps = graph()["lsmrepro.config"][1]
-    assert "lsmrepro.studies" in deps and "base.yamlio" in deps
+    deps = graph()["lsmrepro.plan.config"][1]
+    assert "lsmrepro.plan.studies" in deps and "base.yamlio" in deps

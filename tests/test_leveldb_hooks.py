@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lsmrepro import runlog
+from lsmrepro.tidy import runlog
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root
 BINARY = REPO / "build/engines/leveldb-learned/bin/lsmbench"

@@ -1,7 +1,7 @@
 """engines/driver/log_schema.yaml is the contract of lsmbench's run log:
 lsmbench's real output (over the tests' map engine, and over every real
 engine build) must pass it record by record, through the same reader the
-pipeline uses (lsmrepro/runlog.py). Records are closed (no undeclared field),
+pipeline uses (lsmrepro/tidy/runlog.py). Records are closed (no undeclared field),
 so a field the writer adds without declaring it fails here."""
 import json
 import subprocess
@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from engines import registry
-from lsmrepro import runlog
+from lsmrepro.tidy import runlog
 from base.errors import InputError
 from workloads import catalogue
 

@@ -7,7 +7,8 @@ import importlib.util
 
 import pandas as pd
 
-from lsmrepro import claims, studies
+from lsmrepro.claims import evaluate as claims
+from lsmrepro.plan import studies
 
 FIG8 = studies.REPO / "paper" / "lsm-eval" / "fig8.py"
 CLAIMS = {"lipp": "lsm-eval-fig8-lipp-fails-osm", "dili": "lsm-eval-fig8-dili-fails-osm"}
@@ -34,7 +35,7 @@ def rows(failed):
             out.append({**base, "metric": "failed", "op": "", "subset": "", "value": 1,
                         "note": f"index '{index}' cannot be built on table 000005.ldb (100 entries): memory"})
             continue
-        out.append({**base, "metric": "failed", "op": "", "subset": "", "value": 0})  # as lsmrepro.aggregate writes
+        out.append({**base, "metric": "failed", "op": "", "subset": "", "value": 0})  # as lsmrepro.tidy.aggregate writes
         out.append({**base, "metric": "latency_mean", "op": "get", "subset": "all", "value": 2000.0 + i})
         out.append({**base, "metric": "index_bytes", "op": "", "subset": "", "value": 4096.0 * (i + 1)})
     return pd.DataFrame(out)

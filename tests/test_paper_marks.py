@@ -4,7 +4,7 @@ measure) and its table gets a `paper` column; a direction-only claim draws
 nothing and adds no column."""
 import pytest
 
-from lsmrepro import claims_spec
+from lsmrepro.claims import spec as claims_spec
 from paper import figure, paper_marks
 from tests.test_figure import _tidy
 

@@ -16,8 +16,10 @@ import sys
 import pandas as pd
 import pytest
 
-from lsmrepro import aggregate, engine_rows, regime
-from lsmrepro import studies as lsm_studies
+from lsmrepro.tidy import aggregate
+from lsmrepro.tidy import engine_rows
+from lsmrepro.tidy import regime
+from lsmrepro.plan import studies as lsm_studies
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root
 pytestmark = pytest.mark.e2e
@@ -106,7 +108,8 @@ def test_every_claim_of_the_paper_selects_smoke_rows(results):
     """Every study's claims.yaml against the smoke tidy data of every study
     the pipeline has: no claim comes back without data, but those the smoke
     scale names as too small to exercise (with the measured reason)."""
-    from lsmrepro import claims, studies
+    from lsmrepro.claims import evaluate as claims
+    from lsmrepro.plan import studies
     allowed = set(SCALES["smoke"].get("claims_without_data", {}))
     for study in studies.studies_with_specs():
         tidy = pd.read_csv(results / "smoke" / "tidy" / f"{study}.csv", keep_default_na=False, na_values=[""])
@@ -171,7 +174,7 @@ def test_every_tidy_number_traces_back_to_its_field(results):
     for _, row in tidy.iterrows():
         source = row["source"]
         if row["metric"] in regime.METRICS or row["metric"] == "learned_slr_kept_share":
-            # derived by lsmrepro/regime.py from a record or the runner's report,
+            # derived by lsmrepro/tidy/regime.py from a record or the runner's report,
             # which its source names: that file exists and is one of the run's
             path = source.split("#")[0].rsplit(":", 1)[0] if "#" in source else source.rsplit(":", 1)[0]
             assert Path(path).is_file(), row.to_dict()
@@ -320,7 +323,7 @@ def test_an_edit_to_the_verdict_code_remakes_the_verdicts_and_no_run(results):
     claims_rule.py makes every study's verdicts (and what reads them) again,
     and nothing else. (A file only touched is no edit: Snakemake compares
     the checksum it recorded.)"""
-    code = REPO / "lsmrepro" / "claims_rule.py"
+    code = REPO / "lsmrepro" / "claims" / "rule.py"
     text, before = code.read_bytes(), code.stat()
     code.write_bytes(text + b"\n# an edit (tests/test_pipeline_smoke.py; removed when it ends)\n")
     try:
@@ -424,7 +427,7 @@ def test_ycsb_workloads_verify_on_real_engines(results, tmp_path, engine, worklo
 
 
 def _bench(*args):
-    return subprocess.run([sys.executable, "-m", "lsmrepro.bench", *map(str, args)], cwd=REPO,
+    return subprocess.run([sys.executable, "-m", "lsmrepro.run.bench", *map(str, args)], cwd=REPO,
                           capture_output=True, text=True)
 
 
@@ -489,7 +492,7 @@ def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
 def test_every_workload_kind_loads_then_runs_on_a_real_engine(results, tmp_path, workload, ops):
     """A spec's workload as lsmbench arguments: --phase load, then --phase run
     on what it left; every answer checks."""
-    from lsmrepro import studies
+    from lsmrepro.plan import studies
     workload = dict(workload)
     share = workload.pop("holdout_share", None)
     row = {"load_order": "shuffled", "key_encoding": "be64", "seed": 6 if share else 5, "load_seed": 5,

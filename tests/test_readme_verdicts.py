@@ -1,7 +1,7 @@
-"""lsmrepro.readme_verdicts: a study README's verdicts block written from a
+"""lsmrepro.publish.readme_verdicts: a study README's verdicts block written from a
 reference folder, and --check failing when the README and the CSVs part.
 The reference folder's claims and regime tables are made by the pipeline's
-own code (lsmrepro.aggregate, lsmrepro.claims, lsmrepro.regime) from sample
+own code (lsmrepro.tidy.aggregate, lsmrepro.claims, lsmrepro.tidy.regime) from sample
 run logs; only the run manifest and the fingerprint are written here."""
 import json
 import subprocess
@@ -11,7 +11,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from lsmrepro import aggregate, claims, readme_verdicts, regime, studies
+from lsmrepro.tidy import aggregate
+from lsmrepro.claims import evaluate as claims
+from lsmrepro.publish import readme_verdicts
+from lsmrepro.tidy import regime
+from lsmrepro.plan import studies
 from base.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -27,7 +31,7 @@ def _gen(ref, paper, check=False):
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "lsmrepro.readme_verdicts", *map(str, args)], cwd=REPO,
+    return subprocess.run([sys.executable, "-m", "lsmrepro.publish.readme_verdicts", *map(str, args)], cwd=REPO,
                           capture_output=True, text=True)
 
 

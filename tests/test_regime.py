@@ -1,11 +1,12 @@
-"""lsmrepro/regime.py: a run's regime metrics from its log, a figure's regime row
+"""lsmrepro/tidy/regime.py: a run's regime metrics from its log, a figure's regime row
 from tidy rows and its paper's `regime:`."""
 import json
 from types import SimpleNamespace
 
 import pytest
 
-from lsmrepro import regime, studies
+from lsmrepro.tidy import regime
+from lsmrepro.plan import studies
 from base.errors import InputError
 
 PAPER = {"source": "001 §5", "database_bytes": 100, "memory_bytes": 70, "device": "NVMe",
@@ -109,7 +110,7 @@ def test_cold_run_without_runner_measure_starts_uncached(tmp_path):
     # warm: a plain copy's pages are cached; a reflink's are not known
     [row] = regime.run_rows(_log(tmp_path, [], {"phase": "run", "cache": "warm", "db_copy": "copy"}), {}, None)
     assert row["value"] == 1.0
-    # a linked copy's warm run read its files once (lsmrepro.bench.read_once)
+    # a linked copy's warm run read its files once (lsmrepro.run.bench.read_once)
     [row] = regime.run_rows(_log(tmp_path, [], {"phase": "run", "cache": "warm", "db_copy": "link"}), {}, None)
     assert row["value"] == 1.0
     assert regime.run_rows(_log(tmp_path, [], {"phase": "run", "cache": "warm", "db_copy": "reflink"}), {}, None) == []

@@ -1,6 +1,6 @@
 import json
 
-from lsmrepro import report
+from lsmrepro.publish import report
 
 
 def _limits(log, enforced, reason=None):

@@ -31,14 +31,14 @@ def _start(results):
 
 
 def _bench_jobs(results):
-    """Pids of benchmark jobs (lsmrepro.bench) writing into results."""
+    """Pids of benchmark jobs (lsmrepro.run.bench) writing into results."""
     pids = []
     for proc in Path("/proc").iterdir():
         try:
             argv = (proc / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"lsmrepro.bench" in argv and any(str(results).encode() in a for a in argv):
+        if b"lsmrepro.run.bench" in argv and any(str(results).encode() in a for a in argv):
             pids.append(int(proc.name))
     return pids
 

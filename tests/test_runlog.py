@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from lsmrepro import runlog
+from lsmrepro.tidy import runlog
 from base.errors import InputError
 
 

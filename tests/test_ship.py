@@ -1,4 +1,4 @@
-"""lsmrepro.ship: what a reference run carries, and the runs it refuses."""
+"""lsmrepro.publish.ship: what a reference run carries, and the runs it refuses."""
 import gzip
 import json
 
@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 from base.errors import InputError
-from lsmrepro import ship, studies
+from lsmrepro.publish import ship
+from lsmrepro.plan import studies
 
 FINISHED_LOG = """Assuming unrestricted shared filesystem usage.
 

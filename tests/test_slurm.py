@@ -24,8 +24,8 @@ REPO = Path(__file__).resolve().parent.parent  # the repository root
 # the node keying, and how benchmark jobs and their wildcards are made (the
 # executor passes a job's wildcards as name=value,name=value).
 COVERED = ("profiles/slurm/", "tests/slurm/", "tests/test_slurm.py", "hardware/common.smk",
-           "hardware/fingerprint.py", "requirements.lock", "paper/paper.smk", "paper/common.smk",
-           "lsmrepro/studies.py", "lsmrepro/bench.py")
+           "hardware/fingerprint.py", "requirements.lock", "paper/paper.smk", "workflow/rules/",
+           "lsmrepro/plan/studies.py", "lsmrepro/run/bench.py")
 
 
 def rule_blocks():

@@ -7,7 +7,7 @@ import pytest
 import yaml
 from hypothesis import given, strategies as st
 
-from lsmrepro import studies
+from lsmrepro.plan import studies
 from base.errors import InputError
 
 SMOKE = studies.load_scale("smoke")
@@ -295,7 +295,7 @@ def test_a_select_value_no_run_has_is_an_error(select):
 
 
 def test_memory_limit_as_a_share_of_the_database(tmp_path):
-    from lsmrepro.bench import db_share_budget
+    from lsmrepro.run.bench import db_share_budget
     (tmp_path / "a.ldb").write_bytes(b"x" * 1000)
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "b").write_bytes(b"x" * 1000)

@@ -1,11 +1,11 @@
-"""lsmrepro.timing: a job's wall split into what ran outside the cgroup
+"""lsmrepro.publish.timing: a job's wall split into what ran outside the cgroup
 runner, the runner's start, lsmbench's open, its measured phases and the
 rest, from the run's own files."""
 import json
 
 import pytest
 
-from lsmrepro import timing
+from lsmrepro.publish import timing
 
 
 def _job(base, rel, job_s, runner_s, driver):

@@ -40,7 +40,7 @@ def test_every_scale_and_target_resolves(tmp_path):
     """A dry run of everything at the smoke scale, and at the default scale of
     everything and each narrower target in one (a Snakemake start reads every
     study's runs: one per target would grow with the studies)."""
-    from lsmrepro import studies
+    from lsmrepro.plan import studies
     _dry_run(tmp_path, ["all"], "smoke")
     _dry_run(tmp_path, ["all", "engines", "hardware",
                         *sorted({studies.module_name(s) for s, _, _ in studies.all_figures()}
@@ -77,7 +77,7 @@ def test_benchmarks_run_figure_by_figure_then_repetition_by_repetition(tmp_path)
     repetition r before any point's r+1, and within a repetition the points
     of one dataset one after the other (paper/README.md, "Run order"); a
     load takes the priority of the first run that starts from it."""
-    from lsmrepro import studies
+    from lsmrepro.plan import studies
     rank = {(s, f): i for i, (s, f, _) in enumerate(studies.all_figures())}
     jobs = _dry_run_jobs(tmp_path, "slr", "smoke")
     runs = [(rank[(w["study"], w["figure"])], int(w["rep"]), p, re.search(r"dataset=([^+]+)", w["point"]).group(1))
@@ -99,7 +99,7 @@ def test_benchmarks_run_figure_by_figure_then_repetition_by_repetition(tmp_path)
 
 
 def test_every_figure_has_its_target_rule_and_function():
-    from lsmrepro import studies
+    from lsmrepro.plan import studies
     r = _snakemake("--list-target-rules")
     rules = set(r.stdout.split())
     for study, fig, _ in studies.all_figures():
@@ -108,18 +108,19 @@ def test_every_figure_has_its_target_rule_and_function():
 
 
 def test_list_and_estimate_say_what_is_missing(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "lsmrepro.targets", "list", "--scale", "smoke",
+    r = subprocess.run([sys.executable, "-m", "lsmrepro.plan.targets", "list", "--scale", "smoke",
                         "--results", str(tmp_path)], cwd=REPO, capture_output=True, text=True)
     # column widths follow the longest target name of every study
     assert r.returncode == 0 and re.search(r"\| baseline/point +\| missing +\|", r.stdout), r.stdout + r.stderr
-    r = subprocess.run([sys.executable, "-m", "lsmrepro.targets", "estimate", "--scale", "paper",
+    r = subprocess.run([sys.executable, "-m", "lsmrepro.plan.targets", "estimate", "--scale", "paper",
                         "--results", str(tmp_path)], cwd=REPO, capture_output=True, text=True)
     assert r.returncode == 0 and "no measurement yet for some jobs of: baseline/point" in r.stdout, r.stdout
 
 
 def test_list_says_done_then_stale_when_a_raw_log_is_newer(tmp_path):
     import os
-    from lsmrepro import studies, targets
+    from lsmrepro.plan import studies
+    from lsmrepro.plan import targets
     runs = studies.runs(studies.load_scale("smoke"), "baseline", "point")
     for r in runs.itertuples():
         stem = tmp_path / "smoke" / "raw" / "baseline" / "point" / r.point / f"r{r.rep}"
@@ -142,7 +143,8 @@ def test_estimate_counts_a_shared_load_once_for_the_study(tmp_path):
     for it, the study once. Every job measured at 10 s with no phase records,
     so every job is estimated at 10 s; an interleaved job (never measured:
     its runs apart less the start-ups it shares, 10 s here too) is one."""
-    from lsmrepro import studies, targets
+    from lsmrepro.plan import studies
+    from lsmrepro.plan import targets
     runs = studies.runs(studies.load_scale("smoke"), "doblix")
     groups = studies.interleave_groups(runs)
     jobs = (runs["group"] == "").sum() + len(groups)
@@ -167,7 +169,7 @@ def test_a_figure_is_made_again_when_a_helper_it_imports_changes(tmp_path):
     reads is newer, so the dry run plans the figure again and names them,
     its study's helper (through fig14) and the catalogue among them."""
     import os
-    from lsmrepro import studies
+    from lsmrepro.plan import studies
     results = tmp_path / "results"
     made = [results / "smoke" / "hardware" / "fingerprint.json"]
     made += [results / "smoke" / "tidy" / "bourbon" / f"{e}.csv" for e in studies.figure_experiments("bourbon", "fig16")]

@@ -6,8 +6,8 @@ import sys
 sys.path.insert(0, workflow.basedir)
 
 from engines import registry
-from lsmrepro import config as lsm_config
-from lsmrepro import studies as lsm_studies
+from lsmrepro.plan import config as lsm_config
+from lsmrepro.plan import studies as lsm_studies
 from base.errors import InputError
 
 try:
@@ -35,7 +35,7 @@ CONDA_ENV = f"{workflow.basedir}/workflow/envs/pipeline.yaml"
 
 # Engine builds before any benchmark job: both take every core, and a build
 # ready while benchmarks are (Snakemake starts the ready job of highest
-# priority, paper/common.smk "Run order") would wait for all of them.
+# priority, workflow/rules/plan.smk "Run order") would wait for all of them.
 BUILD_PRIORITY = 10 ** 9
 
 

@@ -24,7 +24,7 @@ def load(path=CATALOGUE, studies=None):
     """The validated catalogue as a dict. Beyond the schema, checks what a
     schema cannot: mixes name existing files, size sets pair with known
     datasets, and, when `studies` (the registered study ids, which live a
-    layer above: lsmrepro/studies.py passes them) is given, that `uses`
+    layer above: lsmrepro/plan/studies.py passes them) is given, that `uses`
     name registered studies."""
     data = load_yaml(path)
     validate(data, SCHEMA, path)

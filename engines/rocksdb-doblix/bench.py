@@ -5,7 +5,7 @@ For each dataset (WIKI, AMZN, FB, OSM, LOGN, UNI; labelled stand-ins where
 the real file is absent), the `doblix` study's Figure 9 read-only point on
 pristine RocksDB (build/engines/rocksdb, block-based table) and on
 rocksdb-doblix (the DobLIX table in the same library): the study's own
-lsmbench arguments (lsmrepro.studies), so the paper's setup of §IV-A holds
+lsmbench arguments (lsmrepro.plan.studies), so the paper's setup of §IV-A holds
 here as it does in the figure: no block cache, zipfian reads of loaded
 keys, DobLIX with the study's error bound. Repetitions interleaved, each
 loading afresh with its own seed (the same for both engines). Reports per
@@ -42,10 +42,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from lsmrepro import studies  # noqa: E402
-from lsmrepro.claims_stats import half_width  # noqa: E402
+from lsmrepro.plan import studies  # noqa: E402
+from lsmrepro.claims.stats import half_width  # noqa: E402
 from base.atomic import write_text  # noqa: E402
-from lsmrepro.studies import load_scale  # noqa: E402
+from lsmrepro.plan.studies import load_scale  # noqa: E402
 from base.errors import InputError, cli  # noqa: E402
 
 # The study's systems compared here: the engine whose lsmbench runs each

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from hardware import cgroup_run
-from hardware.cgroups import (FS, Host, parse_mountinfo, parse_proc_cgroup, _relative,
+from hardware.cgroups import (FS, Host, parse_mountinfo, parse_proc_cgroup, relative_cgroup,
                               choose_backend, CgroupV1, CgroupV2)
 from conftest import REPO
 
@@ -286,9 +286,9 @@ def test_mountinfo_and_proc_cgroup_parsing():
     own = parse_proc_cgroup("4:memory:/a/b\n2:cpu,cpuacct:/\n0::/docker/abc/x\n")
     assert own == {"memory": "/a/b", "cpu": "/", "cpuacct": "/", "": "/docker/abc/x"}
     # inside a container the mount shows the container's cgroup at its top
-    assert _relative("/docker/abc/x", "/docker/abc") == "x"
-    assert _relative("/a/b", "/") == "a/b"
-    assert _relative("/elsewhere", "/docker/abc") is None
+    assert relative_cgroup("/docker/abc/x", "/docker/abc") == "x"
+    assert relative_cgroup("/a/b", "/") == "a/b"
+    assert relative_cgroup("/elsewhere", "/docker/abc") is None
 
 
 def test_v2_preferred_over_v1_when_both_have_memory(tmp_path):

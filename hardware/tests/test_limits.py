@@ -57,7 +57,7 @@ def test_runner_without_command_is_one_line():
 
 
 def test_scale_configs_have_a_valid_hardware_section():
-    from lsmrepro import studies
+    from lsmrepro.plan import studies
     for scale in ("smoke", "local", "paper"):
         hw = studies.load_scale(scale)["hardware"]
         parse_limit(hw["memory_limit"])          # this machine's RAM

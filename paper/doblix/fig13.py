@@ -3,7 +3,7 @@ the runs of fig13a (key size), fig13b (value size) and fig13c (use cases,
 whose pairs are fig13c's params, read from the study's spec)."""
 import pandas as pd
 
-from lsmrepro import studies
+from lsmrepro.plan import studies
 from paper import plotting
 from paper.doblix import sizes
 from paper.doblix import systems as sy

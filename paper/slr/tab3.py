@@ -4,7 +4,7 @@ LevelDB source (engines/sources.yaml) and the datasets' manifests."""
 import pandas as pd
 import yaml
 
-from lsmrepro import studies
+from lsmrepro.plan import studies
 from paper.slr import common
 
 # Seed 003, Table 3 (and §5's text: 16 cores, Linux 5.10).

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from base.errors import InputError
-from lsmrepro import studies
+from lsmrepro.plan import studies
 from workloads import catalogue
 from workloads_fixtures import datagen  # noqa: F401 (pytest fixtures)
 

@@ -317,7 +317,7 @@ class SlrBuilder : public TableFileBuilder {
     s = ReadIndex(file, &src, &index_block, &index);
     if (!s.ok()) return s;
     LearnedTableStats built;
-    built.tables_built = 1;  // the denominator of slr_abandoned (kept share, lsmrepro/regime.py)
+    built.tables_built = 1;  // the denominator of slr_abandoned (kept share, lsmrepro/tidy/regime.py)
     const uint64_t t0 = LearnedNanos();
     std::string area;
     s = TrainModels(index, &src, file.size(), &area, &built);

@@ -6,7 +6,7 @@ then stops with "Directory cannot be locked" until `snakemake --unlock`.
 The lock files do not say who wrote them, so a lock is taken as stale when
 no Snakemake process runs in this directory (./reproduce calls this first).
 
-    python -m lsmrepro.stale_locks [DIR]
+    python -m lsmrepro.run.stale_locks [DIR]
 """
 import os
 import sys

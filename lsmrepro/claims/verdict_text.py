@@ -1,6 +1,6 @@
 """A claim's verdict row as text: one formatting for every place that shows
 verdicts (the claims' Markdown of lsmrepro.claims, the report, the study
-READMEs of lsmrepro.readme_verdicts), so a number reads the same in all.
+READMEs of lsmrepro.publish.readme_verdicts), so a number reads the same in all.
 A row is one line of a verdict table of lsmrepro.claims, as a dict."""
 import math
 

@@ -1,12 +1,12 @@
 """Checks Snakemake's merged configuration: the top level against
-config/schema.yaml, then the chosen scale (lsmrepro.studies.load_scale:
+config/schema.yaml, then the chosen scale (lsmrepro.plan.studies.load_scale:
 config/scale.schema.yaml, then the study specs it names). Every violation
 becomes one InputError naming the file, the dotted field and what was
 expected."""
 from pathlib import Path
 
 from base.yamlio import validate
-from lsmrepro import studies
+from lsmrepro.plan import studies
 
 
 def check(config, config_dir=studies.CONFIG_DIR):

@@ -7,12 +7,12 @@ statistical rule", documents it)."""
 import math
 from pathlib import Path
 
-from lsmrepro import studies
+from lsmrepro.plan import studies
 from base.yamlio import load_yaml, validate
 from base.errors import InputError
 
-HERE = Path(__file__).resolve().parent.parent
-SCHEMA = HERE / "paper" / "claims.schema.yaml"
+REPO = studies.REPO
+SCHEMA = REPO / "paper" / "claims.schema.yaml"
 
 PAPER_FIELDS = ("value", "members", "range", "direction")
 # what each rule reads from `paper`, and the rule fields it allows
@@ -27,7 +27,7 @@ DEFAULT_MARGIN = 0.05
 def claim_files(study=None):
     """Each study's claims file, paper/<study>/claims.yaml (one study's, if given)."""
     ids = [study] if study else list(studies.registry())
-    return [p for p in (HERE / "paper" / s / "claims.yaml" for s in ids) if p.is_file()]
+    return [p for p in (REPO / "paper" / s / "claims.yaml" for s in ids) if p.is_file()]
 
 
 def load_claims(paths=None):

@@ -2,13 +2,13 @@
 settled database) or a run (lsmbench --phase run on its own copy of a load's
 database), under the cgroup runner's memory limit.
 
-    python -m lsmrepro.bench load --db DIR --log L.jsonl --limits L.limits.json \\
+    python -m lsmrepro.run.bench load --db DIR --log L.jsonl --limits L.limits.json \\
         --memory 70% [--allow-unenforced] [--defer-fsync] -- LSMBENCH ARGS...
-    python -m lsmrepro.bench run --from LOAD_DIR --load-log LOAD.jsonl --db COPY_DIR \\
-        --cache warm|cold --log R.jsonl --limits R.limits.json --memory 70%|69.8%db \\
+    python -m lsmrepro.run.bench run --from LOAD_DIR --load-log LOAD.jsonl --db COPY_DIR \\
+        --cache warm|cold --log R.jsonl --limits R.limits.json --memory 70%|69.8%db [--open-memory 70%] \\
         --manifest JSON -- LSMBENCH ARGS...
 
-A run's manifest (lsmrepro.studies.run_manifest: its study, experiment,
+A run's manifest (lsmrepro.plan.studies.run_manifest: its study, experiment,
 point, repetition, engine, dataset, factors and options, as data) is
 attached to its log (`attached.manifest`) and to its `failed` record, so
 aggregate reads the run's factors from it, not from the run's id.
@@ -164,6 +164,26 @@ def check_loaded(db):
                          "cut short or changed: delete the folder and its load's log under raw/loads/ to load it again")
 
 
+def parse_with_lsmbench(ap, argv, prefix=""):
+    """Our arguments, then `--` and the lsmbench binary with its own."""
+    if "--" not in argv:
+        ap.error(f"{prefix}-- then the lsmbench binary and its arguments expected")
+    cut = argv.index("--")
+    args = ap.parse_args(argv[:cut])
+    args.lsmbench = argv[cut + 1:]
+    args.cache_budget = args.db_bytes = None
+    return args
+
+
+def open_limit(args):
+    """A `%db` run's limit until its engine is open: the scale's own, which
+    the rule passes (--open-memory)."""
+    if not args.open_memory or "%db" in args.open_memory:
+        raise InputError("bench", "--open-memory", f"the scale's memory limit (e.g. 70%) beside --memory "
+                                                   f"{args.memory}, got {args.open_memory!r}")
+    return args.open_memory
+
+
 def db_share_budget(db, rule):
     """`N%db[+SIZE]`: the page cache a run may hold, N% of the database's size
     on disk (a paper's ratio of memory to data, e.g. 75 GB of page cache over
@@ -210,7 +230,7 @@ def read_failure(path):
     return record if isinstance(record, dict) and record.get("type") == "failed" else None
 
 
-def _meta_of(lsmbench_args):
+def meta_of(lsmbench_args):
     """The --meta items of an lsmbench command line, as a dict."""
     out = {}
     for flag, item in zip(lsmbench_args, lsmbench_args[1:]):
@@ -234,7 +254,7 @@ def check_options(lsmbench_args):
                              f"an option of {Path(lsmbench_args[0]).parent.parent.name} expected ({', '.join(known)})")
 
 
-def _run_job(args, extra_meta, target=None):
+def run_job(args, extra_meta, target=None):
     """cgroup_run around lsmbench; returns (status, the reason of a failure).
     `target`: lsmbench's flags naming what it runs on (default --db and --log)."""
     cmd = [sys.executable, "-m", "hardware.cgroup_run", "--memory", args.memory, "--report", args.limits]
@@ -245,7 +265,7 @@ def _run_job(args, extra_meta, target=None):
     cmd += ["--", *_deferring_fsync(getattr(args, "defer_fsync", False)), *args.lsmbench,
             *(target or ["--db", args.db, "--log", args.log])]
     for k, v in extra_meta.items():
-        if k in _meta_of(args.lsmbench):
+        if k in meta_of(args.lsmbench):
             continue
         cmd += ["--meta", f"{k}={v}"]
     print("bench:", " ".join(cmd), file=sys.stderr, flush=True)
@@ -295,7 +315,7 @@ def _killed_by_limit(limits):
             f"(cgroup OOM kill, exit status {report.get('exit_status')})")
 
 
-def _ensure_limits_report(path, reason):
+def ensure_limits_report(path, reason):
     if not Path(path).exists():
         write_text(path, json.dumps({"enforced": False, "not_enforced_reason": reason}) + "\n")
 
@@ -333,13 +353,13 @@ def sync_files(db):
 
 
 def _load(args):
-    meta = {**_meta_of(args.lsmbench), "phase": "load"}
+    meta = {**meta_of(args.lsmbench), "phase": "load"}
     if args.defer_fsync:
         # why: most loads only prepare the database a run measures; LevelDB
         # fsyncs every table it writes, and those waits were a third of a
         # LevelDB load's wall time here (paper/README.md, "Runs, ids and loads")
         meta["load_fsync"] = "deferred"
-    status, reason = _run_job(args, meta)
+    status, reason = run_job(args, meta)
     if status == 0:
         if args.defer_fsync:
             t0 = time.monotonic()
@@ -355,7 +375,7 @@ def _load(args):
     Path(args.db).mkdir(parents=True)
     write_text(Path(args.db, FAILED_MARK), json.dumps({"reason": reason, "exit_status": status}))
     failed_record(args.log, "load", reason, status, meta)
-    _ensure_limits_report(args.limits, reason)
+    ensure_limits_report(args.limits, reason)
     print(f"bench: load failed ({reason}); marked in {args.log}", file=sys.stderr)
     return 0
 
@@ -382,12 +402,12 @@ def run(args):
 
 
 def _run(args, manifest):
-    meta = {**_meta_of(args.lsmbench), "phase": "run", "cache": args.cache, "load_log": args.load_log}
+    meta = {**meta_of(args.lsmbench), "phase": "run", "cache": args.cache, "load_log": args.load_log}
     mark = Path(args.source, FAILED_MARK)
     if mark.exists():
         reason = "its load failed: " + json.loads(mark.read_text())["reason"]
         failed_record(args.log, "run", reason, None, meta, manifest)
-        _ensure_limits_report(args.limits, reason)
+        ensure_limits_report(args.limits, reason)
         print(f"bench: {reason}; marked in {args.log}", file=sys.stderr)
         return 0
     check_loaded(args.source)
@@ -395,10 +415,7 @@ def _run(args, manifest):
         meta["memory_limit_rule"] = args.memory
         args.cache_budget = db_share_budget(args.source, args.memory)
         args.db_bytes = db_bytes(args.source)
-        # until the open is done: the scale's own limit. Imported here: its
-        # pandas took ~1 s of every benchmark job's start, and few runs need it.
-        from lsmrepro import studies
-        args.memory = studies.load_scale(meta["scale"])["hardware"]["memory_limit"]
+        args.memory = open_limit(args)
     t0 = time.monotonic()
     meta["db_copy"] = copy_db(args.source, args.db)
     if meta["db_copy"] == "link" and args.cache == "warm" and args.cache_budget is None:
@@ -423,7 +440,7 @@ def _run(args, manifest):
     write_text(attached, json.dumps(manifest) + "\n")
     args.lsmbench = [*args.lsmbench, "--attach", f"manifest={attached}"]
     try:
-        status, reason = _run_job(args, meta)
+        status, reason = run_job(args, meta)
     finally:
         shutil.rmtree(args.db, ignore_errors=True)
         attached.unlink(missing_ok=True)
@@ -433,7 +450,7 @@ def _run(args, manifest):
         print(f"error: {args.log}: wrong answers; see {args.log}.failed", file=sys.stderr)
         return 1
     failed_record(args.log, "run", reason, status, meta, manifest)
-    _ensure_limits_report(args.limits, reason)
+    ensure_limits_report(args.limits, reason)
     print(f"bench: run failed ({reason}); marked in {args.log}", file=sys.stderr)
     return 0
 
@@ -445,22 +462,17 @@ def main(argv=None):
     ap.add_argument("--db", required=True, help="load: the database to leave; run: where its copy goes")
     ap.add_argument("--from", dest="source", help="run: the load's database folder")
     ap.add_argument("--load-log", help="run: the load's log (named in the run's meta)")
-    ap.add_argument("--manifest", help="run: the run's manifest, JSON (lsmrepro.studies.run_manifest)")
+    ap.add_argument("--manifest", help="run: the run's manifest, JSON (lsmrepro.plan.studies.run_manifest)")
     ap.add_argument("--cache", choices=["warm", "cold"], default="warm")
     ap.add_argument("--log", required=True)
     ap.add_argument("--limits", required=True)
     ap.add_argument("--memory", required=True)
+    ap.add_argument("--open-memory", help="the limit until the open is done, for --memory N%%db (the scale's)")
     ap.add_argument("--allow-unenforced", action="store_true")
     ap.add_argument("--defer-fsync", action="store_true",
                     help="load: every fsync a no-op (eatmydata), the files synced once at the end; "
                          "for loads whose times nothing reads (experiments.yaml timed_loads)")
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if "--" not in argv:
-        ap.error("-- then the lsmbench binary and its arguments expected")
-    cut = argv.index("--")
-    args = ap.parse_args(argv[:cut])
-    args.lsmbench = argv[cut + 1:]
-    args.cache_budget = args.db_bytes = None
+    args = parse_with_lsmbench(ap, sys.argv[1:] if argv is None else list(argv))
     if args.phase == "run" and not (args.source and args.load_log and args.manifest):
         ap.error("run needs --from, --load-log and --manifest")
     if args.phase == "run" and args.defer_fsync:

@@ -16,8 +16,8 @@ are held out of its load: as many as the study's most insert-heavy workload
 of as many operations inserts, drawn with the load's seed, so every mix of a
 dataset (and every repetition sharing a load) starts from one database.
 
-    python -m lsmrepro.studies check            validate every spec
-    python -m lsmrepro.studies runs --scale smoke [--select "engine=leveldb rep=0"]
+    python -m lsmrepro.plan.studies check            validate every spec
+    python -m lsmrepro.plan.studies runs --scale smoke [--select "engine=leveldb rep=0"]
 """
 import argparse
 import hashlib
@@ -38,7 +38,7 @@ from workloads import catalogue
 # remote executors (Slurm) pass a job's wildcards as name=value,name=value.
 ID_SEP = "+"
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CONFIG_DIR = REPO / "config"
 PAPER = REPO / "paper"
 REGISTRY = PAPER / "studies.yaml"
@@ -460,7 +460,7 @@ def interleave_groups(frame):
 
 def run_manifest(row):
     """A run's identity and set-up as JSON text (the bench rule passes it to
-    lsmrepro.bench, which attaches it to the run's log as `manifest`):
+    lsmrepro.run.bench, which attaches it to the run's log as `manifest`):
     aggregate reads the run's factors from it, never from its id."""
     return json.dumps({"study": row.study, "experiment": row.figure, "point": row.point,
                        "repetition": row.rep, "engine": row.engine, "dataset": row.dataset,

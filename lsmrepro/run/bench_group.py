@@ -3,12 +3,12 @@ in a figure's `interleave` options (paper/<study>/experiments.yaml), in one
 lsmbench process that takes turns between their databases (lsmbench
 --interleave), each on its own copy of its load, under one memory limit.
 
-    python -m lsmrepro.bench_group run --out DIR --members JSON --db DIR \\
+    python -m lsmrepro.run.bench_group run --out DIR --members JSON --db DIR \\
         --cache warm|cold --memory 70%|N%db [--allow-unenforced] -- LSMBENCH ARGS...
-    python -m lsmrepro.bench_group member --from DIR --point P --log R.jsonl --limits R.limits.json
+    python -m lsmrepro.run.bench_group member --from DIR --point P --log R.jsonl --limits R.limits.json
 
 `--members` is a JSON list, one object per run: point, from (its load's
-database), load_log, manifest (lsmrepro.studies.run_manifest), options
+database), load_log, manifest (lsmrepro.plan.studies.run_manifest), options
 (its lsmbench -o items) and meta (its --meta items); LSMBENCH ARGS are
 what the runs share. `run` leaves DIR/<point>.jsonl and
 DIR/<point>.limits.json for every member; `member` copies them to the run's
@@ -23,8 +23,8 @@ runner's report is the job's, copied to every member.
 Failures: a member whose load failed gets its `failed` record and the rest
 run (alone, as a plain run, when one is left); an engine error or the memory
 limit fails every member with its reason, as one process ran them all; a
-wrong answer fails the job, as in lsmrepro.bench. Stopping, locking and
-leftovers are lsmrepro.bench's.
+wrong answer fails the job, as in lsmrepro.run.bench. Stopping, locking and
+leftovers are lsmrepro.run.bench's.
 """
 import argparse
 import json
@@ -38,8 +38,9 @@ from base.atomic import write_text
 from base.errors import InputError, cli
 from base.jobguard import exclusive
 from hardware.pagecache import evict
-from lsmrepro.bench import (FAILED_MARK, LOCK, Stopped, _ensure_limits_report, _meta_of, _run_job, check_loaded,
-                            check_options, copy_db, db_bytes, db_share_budget, failed_record, make_cold, read_once)
+from lsmrepro.run.bench import (FAILED_MARK, LOCK, Stopped, check_loaded, check_options, copy_db, db_bytes,
+                                db_share_budget, ensure_limits_report, failed_record, make_cold, meta_of, open_limit,
+                                parse_with_lsmbench, read_once, run_job)
 
 FIELDS = ("point", "from", "load_log", "manifest", "options", "meta")
 # Operations a turn: the host's noise moves within milliseconds (a turn of
@@ -92,7 +93,7 @@ def _meta(common, m):
 
 
 def _run(args, members, out):
-    common = {**_meta_of(args.lsmbench), "phase": "run", "cache": args.cache}
+    common = {**meta_of(args.lsmbench), "phase": "run", "cache": args.cache}
     live = []
     for m in members:
         log, limits = _paths(out, m)
@@ -100,7 +101,7 @@ def _run(args, members, out):
         if mark.exists():
             reason = "its load failed: " + json.loads(mark.read_text())["reason"]
             failed_record(log, "run", reason, None, _meta(common, m), m["manifest"])
-            _ensure_limits_report(limits, reason)
+            ensure_limits_report(limits, reason)
             continue
         check_loaded(m["from"])
         live.append(m)
@@ -111,8 +112,7 @@ def _run(args, members, out):
         common["memory_limit_rule"] = args.memory
         args.cache_budget = sum(db_share_budget(src, args.memory) for src in sources)
         args.db_bytes = sum(db_bytes(src) for src in sources)
-        from lsmrepro import studies  # pandas: only for the runs that need the scale's limit
-        args.memory = studies.load_scale(common["scale"])["hardware"]["memory_limit"]
+        args.memory = open_limit(args)
     t0 = time.monotonic()
     dbs = [Path(args.db, f"m{i}") for i in range(len(live))]
     copies = [copy_db(m["from"], db) for m, db in zip(live, dbs)]
@@ -146,7 +146,7 @@ def _run(args, members, out):
         target = ["--interleave", str(spec), "--interleave-batch", str(args.batch)]
     args.limits = str(out / "job.limits.json")
     try:
-        status, reason = _run_job(args, common, target)
+        status, reason = run_job(args, common, target)
     finally:
         shutil.rmtree(args.db, ignore_errors=True)
     job_report = Path(args.limits)
@@ -162,7 +162,7 @@ def _run(args, members, out):
     for m in live:
         log, limits = _paths(out, m)
         failed_record(log, "run", reason, status, _meta(common, m), m["manifest"])
-        _ensure_limits_report(limits, reason)
+        ensure_limits_report(limits, reason)
     print(f"bench: interleaved run failed ({reason}); marked in every member's log", file=sys.stderr)
     return 0
 
@@ -192,6 +192,7 @@ def main(argv=None):
     r.add_argument("--db", required=True, help="folder of the members' database copies")
     r.add_argument("--cache", choices=["warm", "cold"], default="warm")
     r.add_argument("--memory", required=True)
+    r.add_argument("--open-memory", help="the limit until the open is done, for --memory N%%db (the scale's)")
     r.add_argument("--batch", type=int, default=BATCH_OPS, help=f"operations a turn (default {BATCH_OPS})")
     r.add_argument("--allow-unenforced", action="store_true")
     m = sub.add_parser("member", help="one run's log and limits from its interleaved job")
@@ -201,13 +202,7 @@ def main(argv=None):
     m.add_argument("--limits", required=True)
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["run"]:
-        if "--" not in argv:
-            ap.error("run: -- then the lsmbench binary and its arguments expected")
-        cut = argv.index("--")
-        args = ap.parse_args(argv[:cut])
-        args.lsmbench = argv[cut + 1:]
-        args.cache_budget = args.db_bytes = None
-        sys.exit(run(args))
+        sys.exit(run(parse_with_lsmbench(ap, argv, "run: ")))
     args = ap.parse_args(argv)
     sys.exit(member(args))
 

@@ -1,13 +1,14 @@
 """What a claim measures: its selectors' tidy rows, reduced to samples per
 pairing group and split into members and points (paper/README.md,
 "Measures"). The samples are on the scale the rule tests (log for every
-kind but a slope; lsmrepro/claims_spec.py)."""
+kind but a slope; lsmrepro/claims/spec.py)."""
 
 import numpy as np
 import pandas as pd
 
-from lsmrepro import aggregate, studies
-from lsmrepro.claims_spec import log_scale
+from lsmrepro.tidy import aggregate
+from lsmrepro.plan import studies
+from lsmrepro.claims.spec import log_scale
 from base.errors import InputError
 
 AGGREGATE = ""  # the one member of a claim without members
@@ -15,7 +16,7 @@ NOT_POINTS = {"run", "repetition"}  # pair_on columns that index samples, not po
 SELECTORS = ("where", "numerator", "denominator", "part", "whole")
 
 
-def _text(value):
+def factor_text(value):
     """A tidy value as claims write it: a factor column that pandas read as
     float because other figures lack it (8388608.0) matches 8388608."""
     if isinstance(value, float) and value.is_integer():
@@ -25,8 +26,8 @@ def _text(value):
 
 def _as_text(column):
     if column.dtype == object and pd.api.types.infer_dtype(column, skipna=False) == "string":
-        return column  # text already (a scan in C, where map calls _text per row)
-    return column.map(_text)
+        return column  # text already (a scan in C, where map calls factor_text per row)
+    return column.map(factor_text)
 
 
 def _grid_options():
@@ -52,7 +53,7 @@ def _with_factor(rows, column):
     return rows.assign(**{column: pd.Series(dtype=object)})
 
 
-def _select(tidy, where, claim_id, role):
+def select_rows(tidy, where, claim_id, role):
     rows = tidy
     for column, wanted in where.items():
         if column not in tidy.columns:
@@ -88,7 +89,7 @@ class Samples:
             return cls(empty, pd.Series(dtype=str), pd.Series(dtype=str))
         g = rows.groupby(pair_on, dropna=False)
         values = g["value"].mean()
-        if "source" not in rows:  # simulated rows (lsmrepro/claims_power.py): no evidence to keep
+        if "source" not in rows:  # simulated rows (lsmrepro/claims/power.py): no evidence to keep
             none = pd.Series("", index=values.index)
             return cls(values, none, none)
         join = lambda s: ";".join(sorted(set(map(str, s))))  # noqa: E731
@@ -104,10 +105,10 @@ class Samples:
                        self.runs.reindex(idx) + ";" + other.runs.reindex(idx))
 
     def evidence(self):
-        return _joined(self.sources), _joined(self.runs)
+        return join_lists(self.sources), join_lists(self.runs)
 
 
-def _joined(series):
+def join_lists(series):
     return ";".join(sorted(set(";".join(series.astype(str).tolist()).split(";")) - {"", "nan"}))
 
 
@@ -130,7 +131,7 @@ def samples(m, tidy, cid):
     """(member -> Samples, the pair_on columns that are not points): the
     measure's samples, one member (AGGREGATE) unless the kind has members."""
     pair_on = m.get("pair_on", ["run"])
-    sel = lambda key: Samples.of(_select(tidy, m[key], cid, key), pair_on)  # noqa: E731
+    sel = lambda key: Samples.of(select_rows(tidy, m[key], cid, key), pair_on)  # noqa: E731
     kind = m["kind"]
     if kind == "value":
         return {AGGREGATE: sel("where")}, NOT_POINTS
@@ -139,20 +140,20 @@ def samples(m, tidy, cid):
         return {AGGREGATE: sel(num).ratio(sel(den))}, NOT_POINTS
     if kind == "group":
         by = m["group_by"]
-        num = _with_factor(_select(tidy, m["numerator"], cid, "numerator"), by)
-        den = _with_factor(_select(tidy, m["denominator"], cid, "denominator"), by)
+        num = _with_factor(select_rows(tidy, m["numerator"], cid, "numerator"), by)
+        den = _with_factor(select_rows(tidy, m["denominator"], cid, "denominator"), by)
         num_key, den_key = _as_text(num[by]), _as_text(den[by])
-        names = [_text(x) for x in m.get("members", sorted(set(num_key) | set(den_key)))]
+        names = [factor_text(x) for x in m.get("members", sorted(set(num_key) | set(den_key)))]
         return {g: Samples.of(num[num_key == g], pair_on).ratio(Samples.of(den[den_key == g], pair_on))
                 for g in names}, NOT_POINTS | {by}
     if kind == "ordering":
         by = m["by"]
-        rows = _with_factor(_select(tidy, m["where"], cid, "where"), by)
+        rows = _with_factor(select_rows(tidy, m["where"], cid, "where"), by)
         key = _as_text(rows[by])
-        of = lambda v: Samples.of(rows[key == _text(v)], pair_on)  # noqa: E731
+        of = lambda v: Samples.of(rows[key == factor_text(v)], pair_on)  # noqa: E731
         return {f"{lo}/{hi}": of(lo).ratio(of(hi)) for lo in m["lower"] for hi in m["higher"]}, NOT_POINTS | {by}
     over = m["over"]
-    rows = _with_factor(_select(tidy, m["where"], cid, "where"), over)
+    rows = _with_factor(select_rows(tidy, m["where"], cid, "where"), over)
     if m.get("statistic", "relative_change") == "slope":
         return {AGGREGATE: _slopes(rows, over, pair_on)}, NOT_POINTS | {over}
     # a run is one point of the trend: its samples pair on the rest, by
@@ -190,7 +191,7 @@ def _slopes(rows, over, pair_on):
                    pd.Series(list(runs.values()), index=index, dtype=str))
 
 
-SIM = "_sim"  # the simulation a synthetic row belongs to (lsmrepro/claims_power.py)
+SIM = "_sim"  # the simulation a synthetic row belongs to (lsmrepro/claims/power.py)
 
 
 def cells(m, s, not_points, log=None):

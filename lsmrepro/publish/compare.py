@@ -1,6 +1,6 @@
 """A run beside the reference run: claims, figures and the two machines.
 
-    python -m lsmrepro.compare --scale smoke --reference results/reference/local \\
+    python -m lsmrepro.publish.compare --scale smoke --reference results/reference/local \\
         [--results results] [--out-dir results/smoke/compare]
 
 Both folders have the layout of results/<scale>/ (claims/<study>.csv,
@@ -98,10 +98,10 @@ def tidy(folder, study):
     for name in (f"{study}.csv", f"{study}.csv.gz"):
         path = Path(folder, "tidy", name)
         if path.exists():
-            t = _csv(path, "a tidy table of lsmrepro.aggregate")
+            t = _csv(path, "a tidy table of lsmrepro.tidy.aggregate")
             missing = [c for c in MATCH + ["value"] if c not in t.columns]
             if missing:
-                raise InputError(path, ", ".join(missing), "the columns of a tidy table of lsmrepro.aggregate")
+                raise InputError(path, ", ".join(missing), "the columns of a tidy table of lsmrepro.tidy.aggregate")
             return t
     return None
 
@@ -116,13 +116,13 @@ def _means(t):
 
 def regime_reached(folder, study):
     """experiment -> whether the run reached its paper's regime (yes / no /
-    n.a., lsmrepro.regime's table); empty when the table is not there."""
+    n.a., lsmrepro.tidy.regime's table); empty when the table is not there."""
     path = Path(folder, "tables", study, "regime.csv")
     if not path.exists():
         return {}
-    t = _csv(path, "a regime table of lsmrepro.regime")
+    t = _csv(path, "a regime table of lsmrepro.tidy.regime")
     if not {"figure", "reached"} <= set(t.columns):
-        raise InputError(path, "figure, reached", "the columns of a regime table of lsmrepro.regime")
+        raise InputError(path, "figure, reached", "the columns of a regime table of lsmrepro.tidy.regime")
     return dict(zip(t["figure"], t["reached"]))
 
 

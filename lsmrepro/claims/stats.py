@@ -1,6 +1,6 @@
 """The statistics of the claims rule (paper/README.md, "The statistical
 rule"), vectorised: every array has a leading axis of S simulations (S = 1
-for measured data), so the power check (lsmrepro/claims_power.py) runs the
+for measured data), so the power check (lsmrepro/claims/power.py) runs the
 same code as the verdicts.
 
 A claim's samples are `cells`: one array (S, n) per point of a member, on

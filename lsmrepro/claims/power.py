@@ -7,7 +7,7 @@ scale runs them, every value 1) and pushed through the claim's measure
 code, which gives the claim's shape: its members, their points and the
 samples at each. Then S_SIM simulations of that shape, with run-to-run
 noise at the scale's `noise:` CV (config/scales/<scale>.yaml), go through
-the same rule code as the verdicts (lsmrepro/claims_rule.py): once with the
+the same rule code as the verdicts (lsmrepro/claims/rule.py): once with the
 truth at the paper's value and once outside the tolerance (paper/README.md,
 "Power check", says where exactly). A claim passes when P(reproduced |
 paper's value) and P(not reproduced | outside) are both >= 0.9."""
@@ -21,12 +21,13 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from lsmrepro import aggregate, studies
-from lsmrepro import claims_measure as cm
-from lsmrepro import claims_prior
-from lsmrepro import claims_rule as rule
-from lsmrepro import claims_stats as st
-from lsmrepro.claims_spec import band, load_claims, log_scale, no_effect, to_scale
+from lsmrepro.tidy import aggregate
+from lsmrepro.plan import studies
+from lsmrepro.claims import measure as cm
+from lsmrepro.claims import prior as claims_prior
+from lsmrepro.claims import rule
+from lsmrepro.claims import stats as st
+from lsmrepro.claims.spec import band, load_claims, log_scale, no_effect, to_scale
 from base.errors import InputError
 from base.yamlio import validate
 
@@ -47,7 +48,7 @@ sigma = claims_prior.sample_sd  # the sd of one sample on the test's scale, from
 
 def _runs_tidy(runs):
     """The factor columns of the tidy rows each run would give (as
-    lsmrepro.aggregate names them), one row per run, as text."""
+    lsmrepro.tidy.aggregate names them), one row per run, as text."""
     if runs.empty:
         return pd.DataFrame(columns=["experiment", "run", "repetition"])
     out = pd.DataFrame([{**{aggregate.factor_column(k): v for k, v in r.factors.items() if k != "dataset"},
@@ -72,9 +73,9 @@ def synthetic_tidy(claim, runs):
         for column, wanted in where.items():
             values = wanted if isinstance(wanted, list) else [wanted]
             if column in rows.columns:
-                rows = rows[rows[column].isin([cm._text(v) for v in values])]
+                rows = rows[rows[column].isin([cm.factor_text(v) for v in values])]
             else:
-                rows = rows.assign(**{column: [[cm._text(v) for v in values]] * len(rows)}).explode(column)
+                rows = rows.assign(**{column: [[cm.factor_text(v) for v in values]] * len(rows)}).explode(column)
         frames.append(rows.assign(_roles=key))
     if not frames:
         return base.iloc[0:0].assign(_roles="")
@@ -107,7 +108,7 @@ def _log_truths(claim, rows, truth):
         return np.where(top, member, 0.0)
     if kind == "ordering":
         by = rows[m["by"]]
-        lower = {cm._text(lo): np.mean([truth[f"{lo}/{hi}"] for hi in m["higher"] if f"{lo}/{hi}" in truth] or [0.0])
+        lower = {cm.factor_text(lo): np.mean([truth[f"{lo}/{hi}"] for hi in m["higher"] if f"{lo}/{hi}" in truth] or [0.0])
                  for lo in m["lower"]}
         return by.map(lambda v: lower.get(v, 0.0)).to_numpy(float)
     t = truth[next(iter(truth))]
@@ -115,7 +116,7 @@ def _log_truths(claim, rows, truth):
         x = pd.to_numeric(rows[m["over"]], errors="coerce")
         if m.get("statistic") == "slope":
             return (t * x).to_numpy(float)
-        return np.where(rows[m["over"]] == cm._text(m["to"]), t, 0.0)
+        return np.where(rows[m["over"]] == cm.factor_text(m["to"]), t, 0.0)
     return np.where(top, t, 0.0)
 
 
@@ -358,7 +359,7 @@ def _absent_members(m, rows):
     else:
         return []
     have = set(rows[column]) if column in rows else set()
-    return [cm._text(v) for v in named if cm._text(v) not in have]
+    return [cm.factor_text(v) for v in named if cm.factor_text(v) not in have]
 
 
 def _price(all_runs, estimates, scale, study, figs, have, want):
@@ -443,9 +444,9 @@ def floor(passing, scale, scale_cfg, known=None):
     (issue 33's question: what the scale's verdicts cost at least): per
     figure the fewest at which its passing claims still pass, failing
     claims' wishes ignored, figures without a passing claim unchanged; and
-    the scale's estimated wall time now and then (lsmrepro.targets, from
+    the scale's estimated wall time now and then (lsmrepro.plan.targets, from
     measured job times). Yields the lines --floor prints."""
-    from lsmrepro import targets
+    from lsmrepro.plan import targets
     cfg = copy.deepcopy(scale_cfg)
     figures = cfg.setdefault("counts", {}).setdefault("figures", {})
     lowered = []
@@ -467,14 +468,14 @@ def floor(passing, scale, scale_cfg, known=None):
            f"figure(s) at fewer repetitions (the rest unchanged):")
     yield from lowered
     yield (f"estimated wall time at scale {scale}: {now / 3600:.2f} h now, {then / 3600:.2f} h at the floor "
-           f"(lsmrepro.targets, from measured job times)")
+           f"(lsmrepro.plan.targets, from measured job times)")
 
 
 def _minutes(estimates, scale, study, figs, have, want):
-    """', about M min' from the measured job times (lsmrepro.targets), if any;
+    """', about M min' from the measured job times (lsmrepro.plan.targets), if any;
     `estimates` caches each study's."""
     if study not in estimates:
-        from lsmrepro import targets
+        from lsmrepro.plan import targets
         try:
             estimates[study] = targets.estimate(studies.REPO / "results", scale, select=f"study={study}")[0]
         except (InputError, OSError, ValueError) as e:  # a courtesy: the failure line stands without it

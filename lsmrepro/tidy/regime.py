@@ -1,6 +1,6 @@
 """The regime a run measured, beside the one its paper measured in.
 
-Per run (tidy rows, added by lsmrepro/aggregate.py), from what the logs hold:
+Per run (tidy rows, added by lsmrepro/tidy/aggregate.py), from what the logs hold:
 
   regime_cached_fraction       share of the database's bytes in the page cache when the
                                run phase starts: the runner's `cache_bytes_at_run` over
@@ -22,7 +22,7 @@ Per run (tidy rows, added by lsmrepro/aggregate.py), from what the logs hold:
   learned_slr_kept_share       SLR runs: of the tables the run's load built, the share whose
                                error-aware model was kept (1 - slr_abandoned / tables_built)
 
-Per figure (`python -m lsmrepro.regime`): tables/<study>/regime.csv, one row per
+Per figure (`python -m lsmrepro.tidy.regime`): tables/<study>/regime.csv, one row per
 figure with runs: the paper's `regime:` (paper/<study>/experiments.yaml) beside the
 medians of ours, `reached` (yes / no / n.a.) for what the figure's claims depend
 on (`depends_on`), and `why` with the measured numbers.
@@ -33,7 +33,7 @@ import math
 import sys
 from pathlib import Path
 
-from lsmrepro import studies
+from lsmrepro.plan import studies
 from base.atomic import atomic_path, write_text
 from base.errors import InputError, cli
 
@@ -116,7 +116,7 @@ def _slr_kept_rows(log, base):
     """learned_slr_kept_share: of the SLR tables the run's load built, the
     share whose error-aware model was kept (not abandoned for binary search),
     from the load log's engine record (a run of a settled load builds none)."""
-    from lsmrepro import runlog
+    from lsmrepro.tidy import runlog
     if (log.run.get("options") or {}).get("slr") != "ea":
         return []
     load_log = (log.run.get("meta") or {}).get("load_log")

@@ -15,8 +15,8 @@ import math
 from scipy import stats as sps
 
 from base.errors import InputError
-from lsmrepro import claims_measure as cm
-from lsmrepro.claims_spec import log_scale
+from lsmrepro.claims import measure as cm
+from lsmrepro.claims.spec import log_scale
 
 CONFIDENCE = 0.8  # an estimated sd's one-sided upper bound level
 

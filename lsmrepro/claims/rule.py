@@ -1,14 +1,14 @@
 """From a claim's samples to its verdict: which test of
-lsmrepro/claims_stats.py each `paper` + `rule` pair runs (paper/README.md,
+lsmrepro/claims/stats.py each `paper` + `rule` pair runs (paper/README.md,
 "The statistical rule"). Used alike by the verdicts (S = 1) and by the
 power check (S simulations at once)."""
 import math
 
 import numpy as np
 
-from lsmrepro import claims_stats as st
-from lsmrepro.claims_measure import AGGREGATE
-from lsmrepro.claims_spec import MEMBER_KINDS, band, no_effect, to_scale
+from lsmrepro.claims import stats as st
+from lsmrepro.claims.measure import AGGREGATE
+from lsmrepro.claims.spec import MEMBER_KINDS, band, no_effect, to_scale
 
 
 def per_member(claim):
@@ -22,7 +22,7 @@ def decide(claim, members, prior=None):
     """members: name -> list of arrays (S, n) on the test's scale, one per
     point (an empty list: the member has no data). prior: (sd of a sample,
     df, where from) the claim borrows when its own samples give df 0
-    (lsmrepro/claims_prior.py), or None. Returns a dict of arrays over the S
+    (lsmrepro/claims/prior.py), or None. Returns a dict of arrays over the S
     simulations: verdict, est/low/high of the aggregate (the mean over
     members of each member's mean over its points), and per member (name ->
     est, low, high, verdict); own_df, the df of the samples themselves, and

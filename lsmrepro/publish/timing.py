@@ -1,6 +1,6 @@
 """Where a run's time went, from the run's own files:
 
-    python -m lsmrepro.timing results/<scale> [--csv timing.csv]
+    python -m lsmrepro.publish.timing results/<scale> [--csv timing.csv]
 
 One row per benchmark job (a load or a run) that finished: Snakemake's wall
 for the job (benchmarks/**.tsv, `s`), the cgroup runner's wall for lsmbench
@@ -26,8 +26,8 @@ import pandas as pd
 
 from base.atomic import atomic_path
 from base.errors import InputError, cli
-from lsmrepro import studies
-from lsmrepro.targets import interleaved
+from lsmrepro.plan import studies
+from lsmrepro.plan.targets import interleaved
 
 PARTS = ["outside_runner_s", "runner_start_s", "open_s", "phases_s", "other_lsmbench_s"]
 

@@ -4,9 +4,9 @@ or `report#field` of the cgroup runner's report), so every number in a
 figure, table or verdict traces back to a raw file. A pure function of those
 files. A study's table is its experiments' tables joined (`--concat`).
 
-    python -m lsmrepro.aggregate --out results/local/tidy/baseline/point.csv \
+    python -m lsmrepro.tidy.aggregate --out results/local/tidy/baseline/point.csv \
         RUN.jsonl [RUN.limits.json] ...
-    python -m lsmrepro.aggregate --concat --out results/local/tidy/baseline.csv \
+    python -m lsmrepro.tidy.aggregate --concat --out results/local/tidy/baseline.csv \
         results/local/tidy/baseline/point.csv ...
 """
 import argparse
@@ -15,7 +15,11 @@ import json
 import sys
 from pathlib import Path
 
-from lsmrepro import bench, engine_rows, regime, runlog, studies
+from lsmrepro.run import bench
+from lsmrepro.tidy import engine_rows
+from lsmrepro.tidy import regime
+from lsmrepro.tidy import runlog
+from lsmrepro.plan import studies
 from base.atomic import atomic_path
 from base.errors import InputError, cli
 
@@ -55,7 +59,7 @@ def _factors(path, meta, manifest, engine, build_id="", fingerprint=None):
         raise InputError(path, "line 1: run.meta", f"keys {', '.join(missing)} expected (lsmbench --meta)")
     if not isinstance(manifest, dict) or not isinstance(manifest.get("factors"), dict):
         raise InputError(path, "line 1: manifest", "the run's manifest with its factors expected "
-                                                   "(lsmrepro.bench run --manifest attaches it)")
+                                                   "(lsmrepro.run.bench run --manifest attaches it)")
     point = meta.get("point", "")
     factors = {factor_column(k): v for k, v in manifest["factors"].items() if k not in ("engine", "dataset")}
     rep = int(meta["repetition"])
@@ -235,7 +239,7 @@ def limit_rows(base, report_path, prefix=""):
 
 
 def failed_rows(path, record):
-    """A failed job's one `failed` record (lsmrepro.bench) as one tidy row."""
+    """A failed job's one `failed` record (lsmrepro.run.bench) as one tidy row."""
     manifest = record.get("manifest")
     base = _factors(path, record.get("meta", {}), manifest, (manifest or {}).get("engine", ""))
     return [{**base, "metric": "failed", "op": "", "subset": "", "value": 1, "unit": "",
@@ -277,7 +281,7 @@ def aggregate(paths, out):
         rows.append({**base, "metric": "failed", "op": "", "subset": "", "value": 0, "unit": "",
                      "source": f"{path}:{log.records[-1].line}"})
         rows += rows_of(log, base)
-        rows += regime.run_rows(log, base, report)  # regime_* metrics (lsmrepro/regime.py)
+        rows += regime.run_rows(log, base, report)  # regime_* metrics (lsmrepro/tidy/regime.py)
         if report:
             rows += limit_rows(base, report)
         load_log = log.run["meta"].get("load_log")

@@ -21,9 +21,9 @@ import yaml
 
 from base.errors import InputError
 from base.yamlio import validate
-from lsmrepro import claims_measure as cm
-from lsmrepro.claims_prior import CONFIDENCE, metrics, sample_sd, upper_sd
-from lsmrepro.claims_spec import log_scale
+from lsmrepro.claims import measure as cm
+from lsmrepro.claims.prior import CONFIDENCE, metrics, sample_sd, upper_sd
+from lsmrepro.claims.spec import log_scale
 
 # The CV of a metric measured without any spread between repetitions (a
 # size one load fixes): a floor, so the power check still draws some noise.
@@ -144,7 +144,7 @@ def read_run(results):
     files = sorted(Path(results, "tidy").glob("*/*.csv"))
     if not files:
         raise InputError(results, "tidy", "tidy tables results/<scale>/tidy/<study>/<figure>.csv expected")
-    from lsmrepro.tidy import read_tidy
+    from lsmrepro.tidy.table import read_tidy
     return pd.concat([within_point(read_tidy(str(f))) for f in files], ignore_index=True), files
 
 

@@ -1,10 +1,10 @@
-"""Reading tidy tables (written by lsmrepro/aggregate.py) back: what the
-figures (paper/figure.py) and the claims (lsmrepro/claims.py) start from."""
+"""Reading tidy tables (written by lsmrepro/tidy/aggregate.py) back: what the
+figures (paper/figure.py) and the claims (lsmrepro/claims/evaluate.py) start from."""
 import io
 
 import pandas as pd
 
-from lsmrepro.aggregate import COLUMNS
+from lsmrepro.tidy.aggregate import COLUMNS
 
 TIDY_DTYPES = {"run": str, "dataset": str, "engine": str, "point": str, "note": str}
 

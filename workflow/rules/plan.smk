@@ -1,14 +1,16 @@
-# Functions of the paper rules (paper/paper.smk): every study's runs come from
-# its paper/<study>/experiments.yaml through lsmrepro/studies.py; nothing
-# here is specific to one study or figure.
+# Stage plan: every study's runs, loads, targets and run order, from its
+# paper/<study>/experiments.yaml through lsmrepro/plan/studies.py, for the
+# rules of every stage (workflow/rules/*.smk, paper/paper.smk). Functions and
+# tables only: nothing here is specific to one study or figure.
 import hashlib
 import json
 
-from lsmrepro import claims as lsm_claims
-from lsmrepro import studies as lsm_studies
+from lsmrepro.claims import measure as claims_measure
+from lsmrepro.claims import spec as claims_spec
+from lsmrepro.plan import studies as lsm_studies
 
 try:
-    CLAIMS = lsm_claims.load_claims()
+    CLAIMS = claims_spec.load_claims()
     STUDIES = lsm_studies.studies_with_specs()
     STUDY_FIGURES = [(s, f) for s, f, _ in lsm_studies.all_figures()]
     # Table-only targets (rule study_table) and the rest (rule study_figure),
@@ -23,14 +25,6 @@ except InputError as e:
     sys.stderr.write(f"error: {e}\n")
     sys.exit(2)
 
-# The files each analysis rule's module runs, its inputs as a figure's code
-# is a figure's (figure_inputs): an edit to them makes their tables, verdicts
-# and report again. Benchmark rules list no code: an edit to the harness
-# must never rerun hours of measurement by itself.
-CODE = {m: lsm_studies.code_of(f"lsmrepro/{m}.py") for m in ("aggregate", "regime", "claims", "compare", "report")}
-# paper/figure.py runs every figure function: read once, not per figure job
-CODE["figure"] = lsm_studies.code_of("paper/figure.py")
-
 RUN_BY_ID = {scale: {(r.study, r.figure, r.point, r.rep): r for r in frame.itertuples()}
              for scale, frame in RUNS.items()}
 # grouped from RUN_BY_ID's rows: a groupby's itertuples per load took ~10 s of
@@ -43,6 +37,14 @@ for _scale, _by_id in RUN_BY_ID.items():
     RUNS_OF_LOAD[_scale] = {load: _groups[load] for load in sorted(_groups)}
 # (study, figure, group, rep) -> the runs of that interleaved job (bench_group)
 INTERLEAVED = {scale: lsm_studies.interleave_groups(frame) for scale, frame in RUNS.items()}
+
+
+wildcard_constraints:
+    study="|".join(STUDIES) or "none",
+    figure=r"[a-zA-Z0-9-]+",
+    point=r"[^/]+",
+    load=r"[^/]+",
+    group=r"[^/]+",
 
 
 def run_stem(scale, study, figure, point, rep):
@@ -121,7 +123,7 @@ def scale_digest(scale):
 
 def claimed_experiments(study, figure):
     """The experiments a figure's claims read."""
-    return sorted(set().union(*(lsm_claims.experiments(c) for c in figure_claims(study, figure))))
+    return sorted(set().union(*(claims_measure.experiments(c) for c in figure_claims(study, figure))))
 
 
 def figure_claims_products(scale, study, figure):
@@ -208,7 +210,7 @@ def group_args(w):
 
 
 def group_members(w):
-    """The runs of an interleaved job as lsmrepro.bench_group's --members."""
+    """The runs of an interleaved job as lsmrepro.run.bench_group's --members."""
     return json.dumps([{"point": r.point, "from": load_db(w.scale, r.load),
                         "load_log": f"{load_stem(w.scale, r.load)}.jsonl",
                         "manifest": json.loads(lsm_studies.run_manifest(r)),
@@ -302,14 +304,17 @@ def load_priority(scale, load):
     return max(run_priority(scale, r.study, r.figure, r.point, r.rep) for r in RUNS_OF_LOAD[scale][load])
 
 
+FIGURE_CODE = lsm_studies.code_of("paper/figure.py")  # read once at DAG build, not per figure job
+
+
 # A figure's inputs: the tidy tables of its experiments, its spec, every file
 # of ours its code reads, the dataset catalogue, the datasets it reads itself,
 # and the study's claims with the code that draws their paper numbers in it.
 def figure_inputs(w):
     return {"tidy": figure_tidy(w.scale, w.study, w.figure), "spec": f"paper/{w.study}/experiments.yaml",
             "code": lsm_studies.figure_code(w.study, w.figure), "style": "paper/plotting.py",
-            "paper_marks": [*CODE["figure"],
-                            *(str(p.relative_to(lsm_studies.REPO)) for p in lsm_claims.spec.claim_files(w.study))],
+            "paper_marks": [*FIGURE_CODE,
+                            *(str(p.relative_to(lsm_studies.REPO)) for p in claims_spec.claim_files(w.study))],
             "catalogue": str(lsm_studies.DATASETS.relative_to(lsm_studies.REPO)),
             "datasets": [dataset_file(w.scale, d) for d in lsm_studies.figure_datasets(w.study, w.figure)],
             "fingerprint": f"{RESULTS}/{w.scale}/hardware/fingerprint.json"}

@@ -1,6 +1,6 @@
 """Ship a finished run as the reference others compare with.
 
-    python -m lsmrepro.ship --scale local --to results/reference/local \\
+    python -m lsmrepro.publish.ship --scale local --to results/reference/local \\
         --snakemake-log .snakemake/log/<first>.snakemake.log [<resumed>.snakemake.log ...]
 
 copies what a run measured and what it concluded (claims, tidy tables
@@ -8,10 +8,10 @@ gzipped, figure and regime tables, Snakemake's job times, the machine's
 fingerprint and fio calibration, every job's time split: timing.csv) and
 writes `run.json`: the commit and the build ids the run used, its Snakemake
 invocations (a run stopped and resumed is several), their wall time and
-jobs, where the jobs' time went (lsmrepro.timing), and the load the runs
+jobs, where the jobs' time went (lsmrepro.publish.timing), and the load the runs
 saw (the runner's load average at each job's start, and the CPU share of
 other processes while it ran: median and max). The study READMEs' verdict
-blocks read it (lsmrepro.readme_verdicts). Raw logs stay behind; the tidy
+blocks read it (lsmrepro.publish.readme_verdicts). Raw logs stay behind; the tidy
 `source` column still names them. Paths inside this checkout are written
 relative to it (`portable`): nothing committed names the machine's directories.
 
@@ -32,7 +32,8 @@ import pandas as pd
 
 from base.atomic import atomic_path, write_text
 from base.errors import InputError, cli
-from lsmrepro import studies, timing
+from lsmrepro.plan import studies
+from lsmrepro.publish import timing
 
 REPO = studies.REPO
 HARDWARE_FILES = ("fingerprint.json", "calibration.csv", "calibration.json", "system.csv", "system.md")
@@ -120,7 +121,7 @@ def _gzip(src, dst):
 def check_builds(tidy, builds, path):
     """Every row's build id is its engine's current build."""
     if "build_id" not in tidy.columns:
-        raise InputError(path, "build_id", "the column of a tidy table of lsmrepro.aggregate")
+        raise InputError(path, "build_id", "the column of a tidy table of lsmrepro.tidy.aggregate")
     rows = tidy.dropna(subset=["build_id"])
     used = rows.groupby("engine")["build_id"].unique()
     for engine, ids in used.items():
@@ -206,7 +207,7 @@ def _ship_into(to, src, final, commit, dirty, logs, build_dir, scale):
            "jobs": sum(r["jobs_done"] for r in runs),
            "benchmark_jobs": sum(1 for p in (src / "benchmarks").rglob("*") if p.is_file()),
            "host_load": host_load(pd.concat(tidies, ignore_index=True)),
-           # where the jobs' wall went (lsmrepro/timing.py; every job's row in timing.csv)
+           # where the jobs' wall went (lsmrepro/publish/timing.py; every job's row in timing.csv)
            "time_split": ({k: round(float(v), 4) for k, v in split.set_index("study").loc["all", timing.PARTS].items()}
                           | {"job_seconds": round(float(split.set_index("study").loc["all", "job_s"]), 1)})
                          if len(split) else None,

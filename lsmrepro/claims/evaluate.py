@@ -2,8 +2,8 @@
 
 Each claim says what the paper reports (`paper`) and how a verdict follows
 from it (`rule`); its `measure` selects tidy rows, reduced to samples per
-pairing group (lsmrepro/claims_measure.py); the rule's tests
-(lsmrepro/claims_rule.py, lsmrepro/claims_stats.py) decide:
+pairing group (lsmrepro/claims/measure.py); the rule's tests
+(lsmrepro/claims/rule.py, lsmrepro/claims/stats.py) decide:
   reproduced      the 90% interval inside the paper's band (TOST), or
                   wholly on the claimed side of a direction;
   not reproduced  wholly outside the band / on the wrong side / no effect
@@ -27,17 +27,17 @@ import sys
 
 import pandas as pd
 
-from lsmrepro import claims_measure as cm
-from lsmrepro import claims_noise
-from lsmrepro import claims_prior
-from lsmrepro import claims_rule as rule
-from lsmrepro import claims_spec as spec
-from lsmrepro import claims_stats as stats
-from lsmrepro import studies
-from lsmrepro import verdict_text as vt
+from lsmrepro.claims import measure as cm
+from lsmrepro.claims import noise as claims_noise
+from lsmrepro.claims import prior as claims_prior
+from lsmrepro.claims import rule
+from lsmrepro.claims import spec
+from lsmrepro.claims import stats
+from lsmrepro.plan import studies
+from lsmrepro.claims import verdict_text as vt
 from base.atomic import atomic_path, write_text
-from lsmrepro.claims_measure import experiments  # noqa: F401 (re-exported: paper/common.smk)
-from lsmrepro.claims_spec import claim_files, load_claims  # noqa: F401 (re-exported)
+from lsmrepro.claims.measure import experiments  # noqa: F401 (re-exported)
+from lsmrepro.claims.spec import claim_files, load_claims  # noqa: F401 (re-exported)
 from base.errors import InputError, cli
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "no data")
@@ -50,7 +50,7 @@ def evaluate(claim, tidy, prior=None):
     """The verdict fields of one claim: the aggregate (measured, 90%
     interval), the verdict, each member's, the context, the evidence.
     prior: claim -> the noise it borrows when its samples have df 0
-    (lsmrepro/claims_prior.py), or None."""
+    (lsmrepro/claims/prior.py), or None."""
     m = claim["measure"]
     parts, not_points = cm.samples(m, tidy, claim["id"])
     cells, dropped = {}, 0
@@ -72,8 +72,8 @@ def evaluate(claim, tidy, prior=None):
     out["context"] = "; ".join(f"{c['label']}: {_context(c['measure'], tidy, claim['id'])}" for c in claim.get("context", []))
     sources = ";".join(filter(None, (s.evidence()[0] for s in parts.values())))
     runs = ";".join(filter(None, (s.evidence()[1] for s in parts.values())))
-    out["evidence"] = cm._joined(pd.Series([sources]))
-    out["runs"] = cm._joined(pd.Series([runs]))
+    out["evidence"] = cm.join_lists(pd.Series([sources]))
+    out["runs"] = cm.join_lists(pd.Series([runs]))
     return out
 
 
@@ -166,7 +166,7 @@ def paper_value_text(paper):
 def check(study, tidy, claims, figure=None, scale=None, scale_cfg=None):
     """The verdicts of a study's claims (of one figure's, if given); a claim
     with one repetition a point borrows this run's or the scale's measured
-    noise (lsmrepro/claims_prior.py)."""
+    noise (lsmrepro/claims/prior.py)."""
     rows = []
     paper = studies.registry().get(study, {}).get("paper", "")
     spread = []  # this run's within-point noise, computed once, when a claim first needs it
@@ -219,7 +219,7 @@ def set_underpowered(verdicts, scale, scale_cfg, claims):
     """A claim the scale cannot decide (its claims_underpowered) is
     inconclusive at it, whatever its data; the data's own verdict stays in
     the detail. Its measured value and interval are kept."""
-    from lsmrepro import claims_power
+    from lsmrepro.claims import power as claims_power
     under = claims_power.underpowered(scale, scale_cfg, claims)
     out = verdicts.copy()
     for i in out.index[out["claim"].isin(under)]:
@@ -278,13 +278,13 @@ def main(argv=None):
                     help="with --power (every study): write the claims it finds failing, with its probabilities and "
                          "their price, as config/scales/<scale>.yaml claims_underpowered (replacing the list)")
     args = ap.parse_args(argv)
-    from lsmrepro.studies import load_scale
+    from lsmrepro.plan.studies import load_scale
     if args.measure_noise:
         return _measure_noise(args.measure_noise, args.write)
     if args.power:
         if not args.scale:
             ap.error("--power needs --scale")
-        from lsmrepro import claims_power
+        from lsmrepro.claims import power as claims_power
         files = args.claims or claim_files(args.study)
         mine = [c for c in load_claims(files) if args.figure in (None, c["figure"])]
         if args.write_underpowered:
@@ -297,7 +297,7 @@ def main(argv=None):
     missing = [f"--{k.replace('_', '-')}" for k in ("study", "tidy", "out_csv", "out_md") if not getattr(args, k)]
     if missing:
         ap.error(f"{', '.join(missing)} required (or --power --scale S)")
-    from lsmrepro.tidy import read_tidy
+    from lsmrepro.tidy.table import read_tidy
     scale_cfg = load_scale(args.scale) if args.scale else None
     verdicts = check(args.study, read_tidy(args.tidy), load_claims(args.claims), args.figure, args.scale, scale_cfg)
     if args.scale:
@@ -316,8 +316,8 @@ def _write_underpowered(scale, claims):
     """The power check with the scale's list left out, its failing claims
     written as the new list; the check then passes (the summary still says
     how many claims are set apart)."""
-    from lsmrepro import claims_power
-    from lsmrepro.studies import CONFIG_DIR, load_scale
+    from lsmrepro.claims import power as claims_power
+    from lsmrepro.plan.studies import CONFIG_DIR, load_scale
     cfg = {k: v for k, v in load_scale(scale).items() if k != "claims_underpowered"}
     reasons = {}
     claims_power.check(scale, cfg, claims, reasons=reasons)
@@ -328,7 +328,7 @@ def _write_underpowered(scale, claims):
 
 def _measure_noise(results, write):
     from pathlib import Path
-    from lsmrepro.studies import load_scale
+    from lsmrepro.plan.studies import load_scale
     spread, files = claims_noise.read_run(results)
     source = claims_noise.source_text(results, files)
     every_claim = load_claims(claim_files())

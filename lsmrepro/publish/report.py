@@ -4,7 +4,7 @@ embedded, PDF linked), its table, each study's claim verdicts, the build ids,
 the machine fingerprint and the manifest of every run with a link to its raw
 log. It opens offline: no script, no stylesheet, no font from the network.
 
-    python -m lsmrepro.report --scale local --results results --studies '{...}' \
+    python -m lsmrepro.publish.report --scale local --results results --studies '{...}' \
         --hardware results/local/hardware --build-ids B... --logs L... --out results/local/report/index.html
 """
 import argparse
@@ -20,8 +20,11 @@ from pathlib import Path
 import pandas as pd
 from PIL import Image
 
-from lsmrepro import aggregate, bench, runlog, studies
-from lsmrepro import verdict_text as vt
+from lsmrepro.tidy import aggregate
+from lsmrepro.run import bench
+from lsmrepro.tidy import runlog
+from lsmrepro.plan import studies
+from lsmrepro.claims import verdict_text as vt
 from base.atomic import write_text
 from base.errors import InputError, cli
 

@@ -1,10 +1,10 @@
 """What ./reproduce can make, its state, and what it will cost.
 
-    python -m lsmrepro.targets list --scale local [--results results]
+    python -m lsmrepro.plan.targets list --scale local [--results results]
         each study/figure: done | missing | stale (an input is newer than the
         figure), and the summed wall time of its loads and runs last time
         (the cgroup runner's reports);
-    python -m lsmrepro.targets estimate --scale paper [--results results]
+    python -m lsmrepro.plan.targets estimate --scale paper [--results results]
         wall time and disk of every figure at a scale, from the job times
         measured on this machine (Snakemake `benchmark:` files of the load
         and run jobs, any scale), scaled by keys (loads) and ops (runs); says
@@ -23,7 +23,7 @@ from pathlib import Path
 import humanfriendly
 import pandas as pd
 
-from lsmrepro import studies
+from lsmrepro.plan import studies
 from base.yamlio import load_yaml
 from base.errors import cli
 

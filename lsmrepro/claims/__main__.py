@@ -1,0 +1,3 @@
+from lsmrepro.claims.evaluate import main
+
+main()
