@@ -1,9 +1,6 @@
 """What the figures of study lsm-eval (paper/lsm-eval/*.py) share: the
 paper's index order and families, and per-run selections of the tidy rows
 in the units the paper draws (µs, MiB)."""
-import importlib.util
-from pathlib import Path
-
 import pandas as pd
 
 from indexes import registry as index_registry
@@ -115,15 +112,3 @@ def compaction_figure(rows, title):
     table = wide.groupby("index")[names + ["training share"]].agg(["mean", "std"])
     table.columns = [" ".join(c) for c in table.columns]
     return fig, table.reindex(order).reset_index()
-
-
-def fig7_on_one_dataset(rows, spec):
-    """Figure 7's panels on one dataset (`params.dataset`), from Figure 7's
-    runs: the technical report's Figures 10 and 11."""
-    path = Path(__file__).with_name("lsm-eval") / "fig7.py"  # a file name with '-': no import statement
-    module_spec = importlib.util.spec_from_file_location("lsm_eval_fig7", path)
-    fig7 = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(fig7)
-    dataset = spec["params"]["dataset"]
-    one = rows[rows["dataset"].astype(str) == dataset]
-    return fig7.figure(one.reset_index(drop=True), {**spec, "datasets": {dataset: dataset}})

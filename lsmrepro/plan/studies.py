@@ -238,8 +238,7 @@ def code_of(path):
     an edit to them makes its output again."""
     roots = {p.name for p in REPO.iterdir() if (p / "__init__.py").is_file()}
     code = [str(p.relative_to(REPO)) for p in pyimports.reached(REPO / path, REPO, roots)]
-    # Data a reached module reads at import: the index registry's manifest.
-    return code + [data for module, data in DATA_READ_AT_IMPORT.items() if module in code]
+    return code + [data for module, files in DATA_READ.items() if module in code for data in files]
 
 
 def figure_code(study, figure):
@@ -248,7 +247,10 @@ def figure_code(study, figure):
     return code_of(f"paper/{study}/{figure}.py")
 
 
-DATA_READ_AT_IMPORT = {"indexes/registry.py": "indexes/registry.json"}
+# The repository's data files a module reads (at import or when called), so
+# that a rule running it lists them beside its code.
+DATA_READ = {"indexes/registry.py": ("indexes/registry.json",),
+             "engines/registry.py": ("engines/sources.yaml", "engines/engines.yaml")}
 
 
 def is_table(study, figure):

@@ -2,9 +2,8 @@
 run's, read from the hardware fingerprint (spec['fingerprint']), the pinned
 LevelDB source (engines/sources.yaml) and the datasets' manifests."""
 import pandas as pd
-import yaml
 
-from lsmrepro.plan import studies
+from engines import registry
 from paper.slr import common
 
 # Seed 003, Table 3 (and §5's text: 16 cores, Linux 5.10).
@@ -34,7 +33,7 @@ def ours(spec):
     model = dev.get("model") or dev.get("driver") or "unknown model"
     kind = "rotational" if dev.get("rotational") else "non-rotational"
     container = st.get("container", {}) or {}
-    leveldb = yaml.safe_load((studies.REPO / "engines" / "sources.yaml").read_text())["leveldb"]["version"]
+    leveldb = registry.load_sources()["leveldb"]["version"]
     names = common.labels(spec)
     workloads = "; ".join(common.dataset_title(names[n], p) for n, p in spec["dataset_files"].items())
     return {
