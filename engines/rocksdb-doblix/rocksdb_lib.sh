@@ -12,5 +12,5 @@ fi
 # Its internal headers (util/coding.h, db/dbformat.h) need the platform that
 # its own build defines on Linux.
 rocksdb_cxx=(${CXX:-c++} -std=c++17 -fno-rtti -DROCKSDB_PLATFORM_POSIX -DROCKSDB_LIB_IO_POSIX
-             -I"$src" -I"$src/include")
+             -I"$src" -I"$src/include" -Iindexes/include)
 rocksdb_libs=(-lsnappy -llz4 -lzstd -lz -lgflags -lpthread -ldl)

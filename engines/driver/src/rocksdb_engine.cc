@@ -193,7 +193,7 @@ class RocksDBEngine : public Engine {
   bool Interleaves() const override { return true; }
   void Pause() override {
     paused_perf_ = *rocksdb::get_perf_context();
-    if (auto* steps = DoblixStepNanos()) std::copy(steps, steps + 3, paused_steps_);
+    if (auto* steps = DoblixStepNanos()) std::copy(steps, steps + kDoblixSteps, paused_steps_);
     own_model_misses_ += ModelMisses() - resumed_misses_;
     paused_ = took_turns_ = true;
   }
@@ -201,7 +201,7 @@ class RocksDBEngine : public Engine {
     rocksdb::SetPerfLevel(perf_level_);
     if (paused_) {
       *rocksdb::get_perf_context() = paused_perf_;
-      if (auto* steps = DoblixStepNanos()) std::copy(paused_steps_, paused_steps_ + 3, steps);
+      if (auto* steps = DoblixStepNanos()) std::copy(paused_steps_, paused_steps_ + kDoblixSteps, steps);
     }
     resumed_misses_ = ModelMisses();
     paused_ = false;
@@ -280,9 +280,11 @@ class RocksDBEngine : public Engine {
     if (!took_turns_) return ModelMisses();
     return own_model_misses_ + (paused_ ? 0 : ModelMisses() - resumed_misses_);
   }
-  // The calling thread's DobLIX step timers (s_block, s_kv, model lookups),
-  // null for other tables. The reader's thread_local is not const: the
-  // const of GetOptionsPtr is the factory's.
+  // The calling thread's DobLIX step timers (s_block, s_kv, model lookups,
+  // blocks loaded: the plugin's DoblixStepNanos), null for other tables.
+  // The reader's thread_local is not const: the const of GetOptionsPtr is
+  // the factory's.
+  static constexpr size_t kDoblixSteps = 4;
   uint64_t* DoblixStepNanos() const {
     return static_cast<uint64_t*>(const_cast<void*>(table_factory_->GetOptionsPtr("DoblixStepNanos")));
   }
@@ -300,6 +302,7 @@ class RocksDBEngine : public Engine {
       steps["s_block_ns"] = ours[0];
       steps["s_kv_ns"] = ours[1];
       steps["model_lookups"] = ours[2];
+      steps["blocks_loaded"] = ours[3];
     }
     steps.update({{"s_file_ns", pc->find_table_nanos},
                   {"l_block_ns", pc->block_read_time},
@@ -415,7 +418,7 @@ class RocksDBEngine : public Engine {
   rocksdb::PerfLevel perf_level_ = rocksdb::PerfLevel::kEnableCount;
   // Kept between this database's turns (Pause/Resume).
   rocksdb::PerfContext paused_perf_;
-  uint64_t paused_steps_[3] = {0, 0, 0};
+  uint64_t paused_steps_[kDoblixSteps] = {};
   uint64_t own_model_misses_ = 0, resumed_misses_ = 0;
   bool paused_ = false, took_turns_ = false;
   rocksdb::ReadOptions read_options_;

@@ -293,6 +293,24 @@ void Corruption(const std::string& spec, bool in_model) {
   DestroyDB(dir, opt);
 }
 
+// Evenly spaced 8-byte big-endian keys i * 1000 and 50-byte values.
+std::string SpacedKey(uint64_t i) {
+  std::string k;
+  for (int b = 7; b >= 0; b--) k.push_back(static_cast<char>((i * 1000) >> (8 * b)));
+  return k;
+}
+
+// One flushed table of `n` SpacedKey entries under `spec` at `dir`.
+std::unique_ptr<DB> OneTable(const std::string& spec, const std::string& dir, int n,
+                             Options* opt) {
+  opt->create_if_missing = true;
+  opt->table_factory = Factory(spec);
+  std::unique_ptr<DB> db = OpenEmpty(*opt, dir, spec);
+  for (int i = 0; i < n; i++) db->Put(WriteOptions(), SpacedKey(i), std::string(50, 'v'));
+  CHECK(db->Flush(FlushOptions()).ok(), "%s flush", spec.c_str());
+  return db;
+}
+
 // TridentKV's own block sizing: a key's block is its predicted byte offset
 // over the block size, so on keys an RMI fits exactly (evenly spaced) the
 // blocks are about `max_block_size` bytes, and every key is found.
@@ -300,17 +318,9 @@ void TridentBlockSizing() {
   const std::string spec = "id=DoblixTable;model=tridentkv;max_block_size=1024";
   std::string dir = "/tmp/doblix_trident_test_" + std::to_string(getpid());
   Options opt;
-  opt.create_if_missing = true;
-  opt.table_factory = Factory(spec);
-  std::unique_ptr<DB> db = OpenEmpty(opt, dir, spec);
-  auto key = [](uint64_t i) {
-    std::string k;
-    for (int b = 7; b >= 0; b--) k.push_back(static_cast<char>((i * 1000) >> (8 * b)));
-    return k;
-  };
   const int n = 20000;
-  for (int i = 0; i < n; i++) db->Put(WriteOptions(), key(i), std::string(50, 'v'));
-  db->Flush(FlushOptions());
+  std::unique_ptr<DB> db = OneTable(spec, dir, n, &opt);
+  auto key = SpacedKey;
   TablePropertiesCollection props;
   CHECK(db->GetPropertiesOfAllTables(&props).ok() && props.size() == 1, "%s one table",
         spec.c_str());
@@ -333,6 +343,67 @@ void TridentBlockSizing() {
         spec.c_str());
   db.reset();
   DestroyDB(dir, opt);
+}
+
+// Bourbon-style loads every block its PLR's error window spans (Fig. 2a):
+// with 1 KiB blocks of 13 entries and δ = 8 (a window of about 18
+// positions) every lookup loads two blocks or three, and the step counters
+// say so.
+void BourbonLoadsWindow() {
+  const std::string spec = "id=DoblixTable;model=bourbon;error=8;max_block_size=1024";
+  std::string dir = "/tmp/doblix_bourbon_test_" + std::to_string(getpid());
+  Options opt;
+  std::unique_ptr<DB> db = OneTable(spec, dir, 20000, &opt);
+  const auto* steps = static_cast<const uint64_t*>(
+      opt.table_factory->GetOptionsPtr("DoblixStepNanos"));
+  CHECK(steps != nullptr, "%s: the factory gives its step counters", spec.c_str());
+  if (steps == nullptr) return;
+  const uint64_t lookups0 = steps[2], blocks0 = steps[3];
+  SetPerfLevel(PerfLevel::kEnableTimeExceptForMutex);
+  std::string v;
+  for (int i = 0; i < 20000; i += 3) {
+    CHECK(db->Get(ReadOptions(), SpacedKey(i), &v).ok(), "%s key %d not found", spec.c_str(), i);
+  }
+  SetPerfLevel(PerfLevel::kDisable);
+  const double lookups = static_cast<double>(steps[2] - lookups0);
+  const double per_lookup = (steps[3] - blocks0) / (lookups > 0 ? lookups : 1);
+  CHECK(lookups >= 6000 && per_lookup >= 2.0 && per_lookup <= 3.0,
+        "%s: %.0f lookups loaded %.2f blocks each, expected two to three",
+        spec.c_str(), lookups, per_lookup);
+  db.reset();
+  DestroyDB(dir, opt);
+}
+
+// TridentKV keeps RocksDB's index block beside its RMI (its
+// table/block_based_table_builder.cc): on the same 8-byte keys its index is
+// larger than the block-based table's, whose RocksDB 7.8.3 index block
+// (format_version 5) stores user keys and delta-encoded handles.
+void TridentIndexLargest() {
+  std::string dir = "/tmp/doblix_trident_index_test_" + std::to_string(getpid());
+  uint64_t index[2] = {0, 0}, blocks[2] = {0, 0};
+  const std::string specs[2] = {"id=DoblixTable;model=tridentkv", "id=BlockBasedTable"};
+  for (int t = 0; t < 2; t++) {
+    Options opt;
+    std::unique_ptr<DB> db = OneTable(specs[t], dir, 50000, &opt);
+    TablePropertiesCollection props;
+    CHECK(db->GetPropertiesOfAllTables(&props).ok() && props.size() == 1, "%s one table",
+          specs[t].c_str());
+    for (auto& p : props) {
+      index[t] = p.second->index_size;
+      blocks[t] = p.second->num_data_blocks;
+    }
+    std::string v;
+    for (int i = 0; i < 50000; i += 11) {
+      CHECK(db->Get(ReadOptions(), SpacedKey(i), &v).ok(), "%s key %d not found",
+            specs[t].c_str(), i);
+    }
+    db.reset();
+    DestroyDB(dir, opt);
+  }
+  CHECK(index[0] > index[1],
+        "tridentkv-style index %llu bytes (%llu blocks), block-based %llu (%llu blocks)",
+        (unsigned long long)index[0], (unsigned long long)blocks[0],
+        (unsigned long long)index[1], (unsigned long long)blocks[1]);
 }
 
 // The filter (filter_policy) is checked before the model: absent keys are
@@ -494,6 +565,8 @@ int main(int argc, char** argv) {
     FilterUsed("id=DoblixTable;model=pra");
     AgentHearsScans();
     TridentBlockSizing();
+    TridentIndexLargest();
+    BourbonLoadsWindow();
   }
   if (failures != 0) {
     fprintf(stderr, "%d failures (seed %llu)\n", failures, (unsigned long long)seed);

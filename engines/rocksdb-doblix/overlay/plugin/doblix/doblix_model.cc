@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "plugin/doblix/doblix_bourbon.h"
 #include "plugin/doblix/doblix_format.h"
 #include "util/coding.h"
 
@@ -43,7 +44,9 @@ void DoblixModel::EncodeTo(std::string* out) const {
   PutLengthPrefixedSlice(out, prefix);
   PutVarint64(out, segments.size());
   // Blocks are contiguous from offset 0, so sizes alone place them.
+  // TridentKV-style: its index block places them (doblix_tridentkv_index.h).
   for (const DoblixSegment& s : segments) {
+    if (kind == DoblixModelKind::kRmi) break;
     PutFixed64(out, s.first_chunk);
     PutVarint32(out, s.size);
     PutVarint32(out, (s.error << 1) | (s.cont ? 1u : 0u));
@@ -60,15 +63,7 @@ void DoblixModel::EncodeTo(std::string* out) const {
       PutVarint64(out, f - prev);
       prev = f;
     }
-    PutVarint64(out, plr.size());
-    prev = 0;
-    for (const DoblixPlrSegment& p : plr) {
-      PutFixed64(out, p.first_chunk);
-      PutVarint64(out, p.begin - prev);
-      prev = p.begin;
-      PutFixed32(out, FloatBits(p.slope));
-      PutVarint32(out, p.error);
-    }
+    if (plr != nullptr) plr->EncodeTo(out);
   }
   // A table of range deletions only has no blocks and no RMI.
   if (kind == DoblixModelKind::kRmi && !segments.empty()) {
@@ -156,10 +151,18 @@ Status DoblixModel::DecodeSegments(Slice* in) {
   uint64_t count = 0;
   if (!GetLengthPrefixedSlice(in, &p)) return Status::Corruption("doblix model block: prefix");
   prefix = p.ToString();
+  // A block costs at least one byte of the model (TridentKV-style: of its
+  // RMI's block map).
   if (!GetVarint64(in, &count) || count > in->size()) {
     return Status::Corruption("doblix model block: segment count");
   }
   segments.assign(count, DoblixSegment());
+  // TridentKV-style's blocks are placed by its index block; one block
+  // number's keys never span two blocks.
+  if (kind == DoblixModelKind::kRmi) {
+    runs_split = false;
+    return Status::OK();
+  }
   uint64_t offset = 0;
   for (DoblixSegment& s : segments) {
     uint32_t err_cont = 0, slope = 0, intercept = 0;
@@ -192,7 +195,7 @@ Status DoblixModel::DecodeSegments(Slice* in) {
 // Bourbon-style's one PLR over the table: the entry count, each block's
 // first entry, then the segments.
 Status DoblixModel::DecodePlr(Slice* in) {
-  uint64_t count = 0, pos = 0;
+  uint64_t pos = 0;
   if (!GetVarint64(in, &entries)) return Status::Corruption("doblix model block: entries");
   block_first_entry.resize(segments.size());
   for (uint64_t& f : block_first_entry) {
@@ -202,26 +205,16 @@ Status DoblixModel::DecodePlr(Slice* in) {
     if (pos > entries) return Status::Corruption("doblix model block: block position");
     f = pos;
   }
-  if (!GetVarint64(in, &count) || count > in->size() || count == 0) {
-    return Status::Corruption("doblix model block: plr count");
+  if (segments.empty()) return Status::OK();  // range deletions only: no PLR
+  auto model = std::make_shared<DoblixBourbonModel>();
+  Status s = model->DecodeFrom(in);
+  if (!s.ok()) return s;
+  if (model->entries() != entries) {
+    return Status::Corruption("doblix model block: bourbon plr entries",
+                              std::to_string(model->entries()) + " against " +
+                                  std::to_string(entries));
   }
-  plr.resize(count);
-  pos = 0;
-  for (DoblixPlrSegment& p : plr) {
-    uint64_t d = 0;
-    uint32_t slope = 0;
-    if (in->size() < 8) return Status::Corruption("doblix model block: plr key");
-    p.first_chunk = DecodeFixed64(in->data());
-    in->remove_prefix(8);
-    if (!GetVarint64(in, &d) || !GetFixed32(in, &slope) || !GetVarint32(in, &p.error)) {
-      return Status::Corruption("doblix model block: plr fields");
-    }
-    pos += d;
-    if (pos > entries) return Status::Corruption("doblix model block: plr position");
-    p.begin = pos;
-    p.slope = BitsFloat(slope);
-    if (!std::isfinite(p.slope)) return Status::Corruption("doblix model block: plr slope");
-  }
+  plr = std::move(model);
   return Status::OK();
 }
 
@@ -398,15 +391,8 @@ uint64_t DoblixModel::ChunkOf(const Slice& user_key) const {
   return DoblixChunk(user_key, prefix.size());
 }
 
-namespace {
-// x - x0 as a double, monotone in x on both sides of x0.
-double Dx(uint64_t x, uint64_t x0) {
-  return x >= x0 ? static_cast<double>(x - x0) : -static_cast<double>(x0 - x);
-}
-}  // namespace
-
 uint32_t DoblixModel::LeafOf(uint64_t x) const {
-  const double offset = root_intercept + root_slope * Dx(x, root_x0);
+  const double offset = root_intercept + root_slope * DoblixRmiDx(x, root_x0);
   const double leaves = static_cast<double>(rmi_leaves.size());
   const double leaf =
       std::floor(offset * leaves / static_cast<double>(rmi_bytes == 0 ? 1 : rmi_bytes));
@@ -416,7 +402,7 @@ uint32_t DoblixModel::LeafOf(uint64_t x) const {
 
 uint32_t DoblixModel::RmiRawNumber(uint32_t leaf, uint64_t x) const {
   const RmiLeaf& l = rmi_leaves[leaf];
-  const double n = std::floor((l.intercept + l.slope * Dx(x, root_x0)) / rmi_block_bytes);
+  const double n = std::floor((l.intercept + l.slope * DoblixRmiDx(x, root_x0)) / rmi_block_bytes);
   if (!(n > 0)) return 0;
   return n >= 4294967295.0 ? 4294967295u : static_cast<uint32_t>(n);
 }
@@ -468,29 +454,22 @@ Status DoblixModel::DecodeRmi(Slice* in) {
   return Status::OK();
 }
 
-void DoblixModel::PlrRange(uint64_t x, uint64_t* lo, uint64_t* hi) const {
-  auto it = std::upper_bound(plr.begin(), plr.end(), x,
-                             [](uint64_t v, const DoblixPlrSegment& s) { return v < s.first_chunk; });
-  size_t k = it == plr.begin() ? 0 : static_cast<size_t>(it - plr.begin()) - 1;
-  const DoblixPlrSegment& s = plr[k];
-  const double begin = static_cast<double>(s.begin);
-  const double end = static_cast<double>(k + 1 < plr.size() ? plr[k + 1].begin : entries);
-  auto predict = [&](uint64_t v) {
-    double p = v <= s.first_chunk ? begin
-                                  : begin + static_cast<double>(s.slope) *
-                                                static_cast<double>(v - s.first_chunk);
-    return std::min(p, end);
-  };
-  double l = x <= s.first_chunk ? begin : std::floor(predict(x) - s.error);
-  double h = x == ~uint64_t{0} ? end : std::ceil(predict(x + 1) + s.error) + 1;
-  *lo = l <= begin ? s.begin : static_cast<uint64_t>(l);
-  *hi = h >= end ? static_cast<uint64_t>(end) : static_cast<uint64_t>(h);
-  if (*hi < *lo) *hi = *lo;
-}
-
 size_t DoblixModel::BlockOfPosition(uint64_t pos) const {
   auto it = std::upper_bound(block_first_entry.begin(), block_first_entry.end(), pos);
   return it == block_first_entry.begin() ? 0 : static_cast<size_t>(it - block_first_entry.begin()) - 1;
+}
+
+size_t DoblixModel::MemoryBytes() const {
+  size_t node_bytes = nodes.capacity() * sizeof(DoblixNode);
+  for (const DoblixNode& n : nodes) {
+    node_bytes += n.extra.capacity() + n.chunk.capacity() * sizeof(uint64_t) +
+                  (n.ref.capacity() + n.radix.capacity()) * sizeof(uint32_t);
+  }
+  return sizeof(*this) + node_bytes + prefix.capacity() +
+         segments.capacity() * sizeof(DoblixSegment) + rmi_leaves.capacity() * sizeof(RmiLeaf) +
+         rmi_block_of.capacity() * sizeof(uint32_t) +
+         (plr != nullptr ? plr->MemoryBytes() : 0) +
+         block_first_entry.capacity() * sizeof(uint64_t);
 }
 
 size_t DoblixModel::FindBlock(uint64_t x) const {

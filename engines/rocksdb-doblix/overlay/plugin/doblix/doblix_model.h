@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,17 +19,12 @@ namespace ROCKSDB_NAMESPACE {
 // RMI predicts a key's byte offset in the table, and the offset divided by
 // the block size is the key's block (doblix_segmenter.h), so one block is
 // read and the blocks are as large as the model's errors make them.
-// kPlr is the Bourbon-style baseline (Fig. 2b): fixed-size blocks and one
-// greedy PLR over the whole table's positions, so the error range may span
-// several blocks, all of which are read.
+// kPlr is the Bourbon-style baseline (Fig. 2a): fixed-size blocks and one
+// greedy PLR over the whole table's positions (doblix_bourbon.h), so the
+// error range may span several blocks, all of which are read.
 enum class DoblixModelKind : uint8_t { kPla = 1, kPra = 2, kRmi = 3, kPlr = 4 };
 
-struct DoblixPlrSegment {
-  uint64_t first_chunk = 0;
-  uint64_t begin = 0;  // table position of the segment's first entry
-  float slope = 0;
-  uint32_t error = 0;
-};
+class DoblixBourbonModel;
 
 // A block's line at integer x, in positions inside the block: the one
 // arithmetic both the lookup and the builder's error measurement use.
@@ -36,6 +32,16 @@ inline double DoblixPredict(uint64_t first_chunk, float slope, float intercept, 
   if (x <= first_chunk) return intercept;
   return static_cast<double>(intercept) +
          static_cast<double>(slope) * static_cast<double>(x - first_chunk);
+}
+
+// TridentKV's RMI sees a key as a double (rmi/learned_index.h there:
+// `rmi.insert(static_cast<double>(key), ...)`), so keys closer than a
+// double's spacing at their magnitude (2048 near 2^63) are one point to it.
+// Taken relative to the root's first key after the conversion: centred for
+// the fit's precision, without the keys' precision the conversion lost.
+// Monotone in x (the conversion rounds to nearest).
+inline double DoblixRmiDx(uint64_t x, uint64_t x0) {
+  return static_cast<double>(x) - static_cast<double>(x0);
 }
 
 struct DoblixSegment {
@@ -131,15 +137,11 @@ class DoblixModel {
   uint32_t RmiRawNumber(uint32_t leaf, uint64_t x) const;
   // The block number of x: the builder's and the lookup's one arithmetic.
   uint32_t RmiNumber(uint64_t x) const;
-  // kPlr only: the segments, each block's first table position, and the
+  // kPlr only: the table's PLR, each block's first table position, and the
   // table's entry count.
-  std::vector<DoblixPlrSegment> plr;
+  std::shared_ptr<DoblixBourbonModel> plr;
   std::vector<uint64_t> block_first_entry;
   uint64_t entries = 0;
-  // [*lo, *hi) in table positions holding the lower bound of any key whose
-  // integer is x (predictions clamped to the segment's own positions, where
-  // the measured error holds).
-  void PlrRange(uint64_t x, uint64_t* lo, uint64_t* hi) const;
   size_t BlockOfPosition(uint64_t pos) const;
 
   // Appends the serialization and its masked CRC32C to *out.
@@ -161,18 +163,7 @@ class DoblixModel {
   // Predicted position of x in block b (before error and clamping).
   double Predict(size_t b, uint64_t x) const;
 
-  size_t MemoryBytes() const {
-    size_t node_bytes = nodes.capacity() * sizeof(DoblixNode);
-    for (const DoblixNode& n : nodes) {
-      node_bytes += n.extra.capacity() + n.chunk.capacity() * sizeof(uint64_t) +
-                    (n.ref.capacity() + n.radix.capacity()) * sizeof(uint32_t);
-    }
-    return sizeof(*this) + node_bytes + prefix.capacity() +
-           segments.capacity() * sizeof(DoblixSegment) +
-           rmi_leaves.capacity() * sizeof(RmiLeaf) + rmi_block_of.capacity() * sizeof(uint32_t) +
-           plr.capacity() * sizeof(DoblixPlrSegment) +
-           block_first_entry.capacity() * sizeof(uint64_t);
-  }
+  size_t MemoryBytes() const;
 
  private:
   void EncodeNode(size_t node, std::string* out) const;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "plugin/doblix/doblix_bourbon.h"
 #include "plugin/doblix/doblix_model.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -122,18 +123,10 @@ std::vector<DoblixCut> DoblixSegmenter::Bourbon(const std::vector<uint64_t>& chu
                                                 uint32_t error, uint32_t max_block,
                                                 DoblixModel* model) {
   // The PLR ignores block bytes: the dual objective is what Bourbon lacks.
-  std::vector<DoblixCut> segments =
-      Pla(chunks, bytes, error, std::numeric_limits<uint32_t>::max());
   model->entries = chunks.size();
-  model->plr.clear();
-  for (const DoblixCut& c : segments) {
-    DoblixPlrSegment p;
-    p.first_chunk = chunks[c.begin];
-    p.begin = c.begin;
-    p.slope = c.slope;
-    p.error = c.error;
-    model->plr.push_back(p);
-  }
+  auto plr = std::make_shared<DoblixBourbonModel>();
+  plr->Train(chunks, error);
+  model->plr = std::move(plr);
   std::vector<DoblixCut> blocks;
   model->block_first_entry.clear();
   size_t begin = 0;
@@ -157,10 +150,7 @@ namespace {
 // falling or undefined slope becomes a flat line (offsets never fall).
 void FitOffsets(const std::vector<uint64_t>& chunks, const std::vector<double>& offsets,
                 uint64_t x0, size_t begin, size_t end, double* slope, double* intercept) {
-  auto dx = [&](size_t i) {
-    return chunks[i] >= x0 ? static_cast<double>(chunks[i] - x0)
-                           : -static_cast<double>(x0 - chunks[i]);
-  };
+  auto dx = [&](size_t i) { return DoblixRmiDx(chunks[i], x0); };
   const double n = static_cast<double>(end - begin);
   double mx = 0, my = 0;
   for (size_t i = begin; i < end; i++) {

@@ -48,8 +48,9 @@ class DoblixSegmenter {
                                     const std::vector<uint32_t>& kv_bytes, uint32_t leaves,
                                     uint32_t block_bytes, DoblixModel* model);
   // Bourbon-style baseline: blocks filled up to `max_block` bytes (as
-  // RocksDB's block_size), and a greedy PLR with error `error` over the
-  // whole table into *model (kPlr: plr, block_first_entry, entries).
+  // RocksDB's block_size), and Bourbon's greedy PLR with error bound
+  // `error` over the whole table into *model (kPlr: plr,
+  // block_first_entry, entries).
   static std::vector<DoblixCut> Bourbon(const std::vector<uint64_t>& chunks,
                                         const std::vector<uint32_t>& bytes, uint32_t error,
                                         uint32_t max_block, DoblixModel* model);

@@ -12,6 +12,7 @@
 #include "plugin/doblix/doblix_model.h"
 #include "plugin/doblix/doblix_segmenter.h"
 #include "plugin/doblix/doblix_string_index.h"
+#include "plugin/doblix/doblix_tridentkv_index.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
@@ -51,6 +52,7 @@ DoblixTableBuilder::DoblixTableBuilder(const TableBuilderOptions& tbo,
                                        const DoblixTableOptions& knobs,
                                        WritableFileWriter* file)
     : ioptions_(tbo.ioptions),
+      icmp_(tbo.internal_comparator),
       filter_context_(filter_table_options_),
       knobs_(knobs),
       file_(file),
@@ -190,7 +192,8 @@ Status DoblixTableBuilder::Append(const Slice& data) {
 
 Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
                                        const std::vector<Slice>& values,
-                                       std::string* model_block, std::string* filter_block) {
+                                       std::string* model_block, std::string* index_block,
+                                       std::string* filter_block) {
   // Training: the keys' integers after the table's common prefix, then the
   // cuts and per-block models.
   auto t0 = std::chrono::steady_clock::now();
@@ -203,6 +206,9 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
   if (!keys.empty()) {
     Slice first = ExtractUserKey(keys.front()), last = ExtractUserKey(keys.back());
     model.prefix.assign(first.data(), first.difference_offset(last));
+    // TridentKV's key is its first 8 bytes (Slice::Touint64_t in its
+    // util/slice.cc): its string model removes no prefix (002 §IV-E).
+    if (model.kind == DoblixModelKind::kRmi) model.prefix.clear();
     std::vector<uint32_t>& bytes = scratch_->bytes;
     std::vector<uint64_t>& chunks = scratch_->chunks;
     // Entry bytes (set in Add): both lengths' varints (at most 10), key,
@@ -213,7 +219,9 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
                                       knobs_.max_block_size, &model, &chunks,
                                       /*chunks_ready=*/true, longest_user_key_);
     } else {
-      // The baselines index the table's first 8 bytes past its prefix only.
+      // The baselines index one 8-byte integer per key: Bourbon-style the
+      // table's first 8 bytes past its prefix, TridentKV-style the key's
+      // first 8.
       if (model.kind == DoblixModelKind::kRmi) {
         // TridentKV counts an entry's key and value bytes (`_bytes`).
         for (size_t i = 0; i < keys.size(); i++) {
@@ -259,14 +267,23 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
   props_.data_size = offset_;
   props_.num_data_blocks = cuts.size();
   model.EncodeTo(model_block);
-  props_.index_size = model_block->size();
+  index_block->clear();
+  if (model.kind == DoblixModelKind::kRmi && !cuts.empty()) {
+    Status s = DoblixTridentIndex::Build(icmp_, keys, cuts, model.segments, index_block);
+    if (!s.ok()) {
+      status_ = s;
+      return s;
+    }
+  }
+  // TridentKV's index is its RMI and RocksDB's index block together.
+  props_.index_size = model_block->size() + index_block->size();
   BuildFilter(keys, filter_block);
   const uint64_t write_micros = MicrosSince(t0);
 
   if (knobs_.agent != nullptr) {
     DoblixTableReport report;
     report.entries = keys.size();
-    report.index_bytes = model_block->size();
+    report.index_bytes = props_.index_size;
     report.flush = flush_;
     if (keys.size() >= 4) {
       // Interquartile key gap: robust to a few outliers at the ends.
@@ -298,8 +315,8 @@ Status DoblixTableBuilder::Finish() {
   if (!status_.ok()) return status_;
   const std::vector<Slice>& keys = scratch_->keys;
   const std::vector<Slice>& values = scratch_->values;
-  std::string model_block, filter_block;
-  if (!WriteBlocks(keys, values, &model_block, &filter_block).ok()) return status_;
+  std::string model_block, index_block, filter_block;
+  if (!WriteBlocks(keys, values, &model_block, &index_block, &filter_block).ok()) return status_;
 
   MetaIndexBuilder meta_index;
   BlockHandle handle;
@@ -307,6 +324,12 @@ Status DoblixTableBuilder::Finish() {
   handle.set_size(model_block.size());
   if (!Append(model_block).ok()) return status_;
   meta_index.Add(kDoblixModelBlockName, handle);
+  if (!index_block.empty()) {
+    handle.set_offset(offset_);
+    handle.set_size(index_block.size());
+    if (!Append(index_block).ok()) return status_;
+    meta_index.Add(kDoblixTridentIndexBlockName, handle);
+  }
 
   // Range tombstones: count, then length-prefixed key and value, checksummed.
   std::string range_dels;

@@ -57,14 +57,18 @@ class DoblixTableBuilder : public TableBuilder {
   // with the first key when added) into every key's integer after the
   // table's common prefix, `prefix` bytes.
   void RootChunks(size_t prefix, const std::vector<Slice>& keys);
+  // Writes the data blocks; *index_block is TridentKV-style's index block
+  // (doblix_tridentkv_index.h), empty for the other models.
   Status WriteBlocks(const std::vector<Slice>& keys, const std::vector<Slice>& values,
-                     std::string* model_block, std::string* filter_block);
+                     std::string* model_block, std::string* index_block,
+                     std::string* filter_block);
   // The filter policy's full filter of the keys' distinct user keys, with
   // its checksum trailer, into *out (left empty without a policy, or when
   // the policy builds none for this table).
   void BuildFilter(const std::vector<Slice>& keys, std::string* out);
 
   const ImmutableOptions& ioptions_;
+  const InternalKeyComparator icmp_;  // TridentKV-style's index separators
   // What a filter policy may decide by (TableBuilderOptions does not
   // outlive the constructor in compactions).
   BlockBasedTableOptions filter_table_options_;

@@ -68,7 +68,7 @@ const void* DoblixTableFactory::GetOptionsPtr(const std::string& name) const {
   if (name == "DoblixBlockCache") return &options_.block_cache;
   // The agent's episodes as JSON, for the run log (same reason).
   if (name == "DoblixAgentEpisodes") return &agent_episodes_;
-  // The calling thread's step timers (a DoblixStepNanos, three uint64_t).
+  // The calling thread's step timers (a DoblixStepNanos, four uint64_t).
   if (name == "DoblixStepNanos") return &doblix_step_nanos;
   if (name == "DoblixModelMisses") return &DoblixTableReader::model_misses;
   return TableFactory::GetOptionsPtr(name);

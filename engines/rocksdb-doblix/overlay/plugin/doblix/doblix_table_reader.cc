@@ -8,8 +8,10 @@
 #include "rocksdb/perf_level.h"
 #include "monitoring/statistics.h"
 #include "plugin/doblix/doblix_agent.h"
+#include "plugin/doblix/doblix_bourbon.h"
 #include "plugin/doblix/doblix_format.h"
 #include "plugin/doblix/doblix_table_iterator.h"
+#include "plugin/doblix/doblix_tridentkv_index.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/snapshot.h"
 #include "table/table_builder.h"
@@ -42,6 +44,17 @@ void DoblixBlockHolder::Reset() {
   block = DoblixBlock();
 }
 
+void DoblixBlockHolder::MoveFrom(DoblixBlockHolder* other) {
+  Reset();
+  block = other->block;
+  cache = other->cache;
+  handle = other->handle;
+  owned = std::move(other->owned);
+  other->cache = nullptr;
+  other->handle = nullptr;
+  other->block = DoblixBlock();
+}
+
 DoblixTableReader::DoblixTableReader(const TableReaderOptions& tro,
                                      const DoblixTableOptions& options,
                                      std::unique_ptr<RandomAccessFileReader>&& file)
@@ -71,6 +84,13 @@ Status DoblixTableReader::Open(const TableReaderOptions& tro, const DoblixTableO
                     kDoblixModelBlockName, BlockType::kIndex, &model);
   if (!s.ok()) return s;
   s = r->model_.DecodeFrom(model.data);
+  if (s.ok() && r->model_.kind == DoblixModelKind::kRmi && !r->model_.segments.empty()) {
+    // TridentKV keeps its blocks' places in RocksDB's index block.
+    BlockContents index;
+    s = ReadMetaBlock(r->file_.get(), nullptr, file_size, kDoblixTableMagicNumber, tro.ioptions,
+                      kDoblixTridentIndexBlockName, BlockType::kIndex, &index);
+    if (s.ok()) s = DoblixTridentIndex::Decode(index.data, &r->model_.segments);
+  }
   if (!s.ok()) return Status::Corruption(s.getState(), r->file_->file_name());
   const auto& segs = r->model_.segments;
   if (segs.size() != r->properties_->num_data_blocks ||
@@ -249,6 +269,7 @@ Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fi
   const size_t b = place.block;
   Status s = ReadBlock(ro, b, fill_cache, holder);
   if (!s.ok()) return s;
+  doblix_step_nanos.blocks_loaded += clock.timed() ? 1 : 0;
   *block = b;
   if (place.where != DoblixPlace::kModel) {
     // Before or after every key of a node: its first block's start, or
@@ -279,6 +300,7 @@ Status DoblixTableReader::Seek(const ReadOptions& ro, const Slice& ikey, bool fi
          model_.segments[at + 1].cont && model_.segments[at + 1].first_chunk == place.x) {
     s = ReadBlock(ro, ++at, fill_cache, holder);
     if (!s.ok()) return s;
+    doblix_step_nanos.blocks_loaded += clock.timed() ? 1 : 0;
     i = holder->block.LowerBound(ikey);
   }
   *block = at;
@@ -292,34 +314,49 @@ Status DoblixTableReader::SeekPlr(const ReadOptions& ro, const Slice& ikey, uint
                                   bool* found) {
   *found = false;
   uint64_t lo = 0, hi = 0;
-  model_.PlrRange(x, &lo, &hi);
+  model_.plr->Range(x, &lo, &hi);
   const auto& first = model_.block_first_entry;
-  size_t j = model_.BlockOfPosition(lo);
-  clock->Lap(&doblix_step_nanos.s_block);  // the PLR: its range and first block
-  for (; j < first.size(); j++) {
-    Status s = ReadBlock(ro, j, fill_cache, holder);
+  const size_t j0 = model_.BlockOfPosition(lo);
+  // hi may be the entry count (the lower bound past the last entry): the
+  // last block then ends the window.
+  const size_t j1 = model_.BlockOfPosition(std::min(hi, model_.entries - 1));
+  clock->Lap(&doblix_step_nanos.s_block);  // the PLR: its window and its blocks
+  // Fixed-size blocks do not follow the model: every block the window
+  // spans is loaded before the search (Fig. 2a), the first into *holder.
+  std::unique_ptr<DoblixBlockHolder[]> more;
+  if (j1 > j0) more.reset(new DoblixBlockHolder[j1 - j0]);
+  for (size_t j = j0; j <= j1; j++) {
+    Status s = ReadBlock(ro, j, fill_cache, j == j0 ? holder : &more[j - j0 - 1]);
     if (!s.ok()) return s;
-    clock->Restart();  // L-block is PerfContext's block_read_time
-    const uint64_t f = first[j], n = holder->block.size();
+    doblix_step_nanos.blocks_loaded += clock->timed() ? 1 : 0;
+  }
+  clock->Restart();  // L-block is PerfContext's block_read_time
+  for (size_t j = j0; j <= j1; j++) {
+    const DoblixBlock& b = j == j0 ? holder->block : more[j - j0 - 1].block;
+    const uint64_t f = first[j], n = b.size();
+    // The window's part of block j: positions [max(lo, f), min(hi + 1, f + n)).
     const uint32_t llo = static_cast<uint32_t>(std::min(std::max(lo, f) - f, n));
-    const uint32_t lhi = static_cast<uint32_t>(std::max<uint64_t>(std::min(hi, f + n), f + llo) - f);
+    const uint32_t lhi =
+        static_cast<uint32_t>(std::max<uint64_t>(std::min(hi + 1, f + n), f + llo) - f);
     bool outside = false;
     uint32_t i;
     {
       PERF_TIMER_GUARD(block_seek_nanos);
-      i = holder->block.LowerBound(ikey, llo, lhi, &outside);
+      i = b.LowerBound(ikey, llo, lhi, &outside);
     }
-    clock->Lap(&doblix_step_nanos.s_kv);  // the last mile in this block's part of the range
-    if (outside) return Status::OK();
-    if (i < n || j + 1 == first.size() || first[j + 1] >= hi) {
-      // Found, or past the range's last block: then its lower bound is the
-      // next block's first entry.
+    if (outside) break;
+    if (i < n || j == j1) {
+      // Found, or past the window's last block (then the lower bound is the
+      // next block's first entry, or past the table's end).
+      clock->Lap(&doblix_step_nanos.s_kv);  // the last mile over the window
+      if (j > j0) holder->MoveFrom(&more[j - j0 - 1]);
       *block = j;
       *index = i;
       *found = true;
       return Status::OK();
     }
   }
+  clock->Lap(&doblix_step_nanos.s_kv);
   return Status::OK();
 }
 

@@ -29,6 +29,8 @@ class DoblixBlockHolder {
   DoblixBlockHolder& operator=(const DoblixBlockHolder&) = delete;
   ~DoblixBlockHolder() { Reset(); }
   void Reset();
+  // Takes *other's block and its pin; *other is left empty.
+  void MoveFrom(DoblixBlockHolder* other);
 
   DoblixBlock block;
   Cache* cache = nullptr;
@@ -46,6 +48,11 @@ struct DoblixStepNanos {
   uint64_t s_block = 0;  // model: FindBlock and the search range
   uint64_t s_kv = 0;     // last-mile search within the range
   uint64_t model_lookups = 0;
+  // Data blocks the lookups' model steps loaded (read or found in the
+  // block cache): one per lookup for DobLIX and TridentKV-style, every
+  // block its error window spans for Bourbon-style (Fig. 2a), plus the
+  // next block of a run split by B_max.
+  uint64_t blocks_loaded = 0;
 };
 extern thread_local DoblixStepNanos doblix_step_nanos;
 
@@ -115,9 +122,10 @@ class DoblixTableReader : public TableReader {
   // Reads the table's filter block when it has one and a filter policy is
   // set (as the block-based table, a table's filter is used only then).
   Status LoadFilter(uint64_t file_size);
-  // Bourbon-style lookup: reads every block the PLR's error range touches.
-  // *found is false when the range did not hold the key's lower bound (the
-  // caller then locates it without the model).
+  // Bourbon-style lookup: loads every block the PLR's error window spans
+  // (Fig. 2a), then searches the window's part of each in turn. *found is
+  // false when the window did not hold the key's lower bound (the caller
+  // then locates it without the model).
   Status SeekPlr(const ReadOptions& ro, const Slice& ikey, uint64_t x, bool fill_cache,
                  size_t* block, uint32_t* index, DoblixBlockHolder* holder,
                  DoblixStepClock* clock, bool* found);
