@@ -74,6 +74,10 @@ def test_plugin_readers_time_their_search_steps(built, tmp_path, table):
     assert eng["table_factory"] == "DoblixTable"
     assert steps["model_lookups"] >= 2000, steps
     assert steps["s_block_ns"] > 0 and steps["s_kv_ns"] > 0, steps
+    # DobLIX loads one block a lookup; Bourbon-style every block its ±8
+    # window spans (Fig. 2a), two for a good share of lookups here.
+    per_lookup = steps["blocks_loaded"] / steps["model_lookups"]
+    assert (per_lookup > 1.1) if table == "bourbon-style" else (per_lookup == 1), steps
 
 
 def test_interleaved_runs_count_their_own_steps(built, tmp_path):
@@ -102,7 +106,7 @@ def test_interleaved_runs_count_their_own_steps(built, tmp_path):
         eng = next(r for r in map(json.loads, Path(log).read_text().splitlines()) if r["type"] == "engine")
         s = eng["steps"]
         return {k: s.get(k) for k in ("block_read_count", "block_read_bytes", "index_block_read_count",
-                                      "model_lookups")} | {"model_misses": (eng["doblix"] or {}).get("model_misses")}
+                                      "model_lookups", "blocks_loaded")} | {"model_misses": (eng["doblix"] or {}).get("model_misses")}
 
     alone = {}
     for table in tables:

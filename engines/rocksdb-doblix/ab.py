@@ -119,7 +119,7 @@ def main(argv=None):
             steps = next(x for x in recs if x["type"] == "engine").get("steps") or {}
             row = {"ops": phase["ops_per_sec"], "mean": get["mean"], "p50": get["p50"],
                    "p99": get["p99"], "tail5": get["tail5_mean"], "cpu": cpu}
-            if steps.get("model_lookups"):
+            if steps.get("model_lookups") and "blocks_loaded" in steps:
                 row["blocks"] = steps["blocks_loaded"] / steps["model_lookups"]
             rows[name].append(row)
     base = variants[0][0]
