@@ -20,6 +20,7 @@ const char* KindName(lidx::BoundaryKind k) {
     case lidx::BoundaryKind::kEntries: return "entries";
     case lidx::BoundaryKind::kError: return "error";
     case lidx::BoundaryKind::kLeaves: return "leaves";
+    case lidx::BoundaryKind::kLeavesHeld: return "leaves-held";
   }
   return "?";
 }

@@ -41,6 +41,9 @@ class LevelDBEngine : public Engine {
         {"bloom_bits", OT::kInt, "0", "bloom filter bits per key, 0 = none", {}},
         {"compression", OT::kString, "none", "block compression", {"none", "snappy"}},
         {"block_cache_bytes", OT::kInt, "8388608", "LRU block cache bytes", {}},
+        {"fill_cache", OT::kBool, "true",
+         "gets and scans insert the blocks they read into the block cache (ReadOptions::fill_cache)",
+         {}},
         {"max_open_files", OT::kInt, "1000", "table cache size", {}},
         {"read_mode", OT::kString, "mmap", "table reads: LevelDB's mmap or pread(2)",
          {"mmap", "pread"}},
@@ -63,6 +66,7 @@ class LevelDBEngine : public Engine {
     options_.max_open_files = static_cast<int>(o.Int("max_open_files"));
     cache_.reset(leveldb::NewLRUCache(o.Int("block_cache_bytes")));
     options_.block_cache = cache_.get();
+    read_options_.fill_cache = o.Bool("fill_cache");
     if (o.Int("bloom_bits") > 0) {
       filter_.reset(leveldb::NewBloomFilterPolicy(static_cast<int>(o.Int("bloom_bits"))));
       options_.filter_policy = filter_.get();

@@ -34,6 +34,13 @@ class LearnedEngine : public LevelDBEngine {
     return timers_.TimeGet([&] { return LevelDBEngine::Get(key, value, found, err); });
   }
 
+  // A learned table's iterator reads no more than the scan's n entries
+  // past its seek (learned_table_iterator.cc).
+  bool Scan(std::string_view key, size_t n, std::vector<KV>* out, std::string* err) override {
+    leveldb::trace::ScopedScanLength length(n);
+    return LevelDBEngine::Scan(key, n, out, err);
+  }
+
   std::vector<nlohmann::json> Breakdowns() override { return timers_.Records(); }
 
   // The lookup timers count into this thread's trace, which every database

@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "db/dbformat.h"
+#include "layers/hooks/lookup_trace.h"
 #include "layers/learned/learned_table_format.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
@@ -23,8 +24,8 @@ namespace leveldb {
 
 namespace {
 
-const char* const kIndexes[] = {"fp",   "plr",  "ft",   "pgm", "rs", "plex",
-                                "rmi",  "alex", "lipp", "dili", "lits"};
+const char* const kIndexes[] = {"fp",  "plr",       "ft",   "pgm",  "rs",   "plex",
+                                "rmi", "rmi-sized", "alex", "lipp", "dili", "lits"};
 
 std::string Key(uint64_t k) {
   char buf[8];
@@ -216,7 +217,7 @@ std::vector<std::string> SkewedKeys(bool decimal, size_t n) {
   return keys;
 }
 
-// RMI's second-level size is sized per table (rmi_leaves.cc) so that the mean bound width
+// rmi-sized's second-level size is sized per table (rmi_leaves.cc) so that the mean bound width
 // is within position_boundary (seed 000 §4.2), as the error-bounded
 // indexes' is (boundary + 2 for every lookup): a lookup of a present key
 // then reads on average at most boundary + 1 entries (the bound is [lo,
@@ -226,14 +227,14 @@ std::vector<std::string> SkewedKeys(bool decimal, size_t n) {
 // (the cap) do not hold: the radix root's buckets (64 an octave) cannot
 // spread keys that fill 10 of every 256 byte values, so those tables read
 // ~17 entries; 64n leaves would be needed (1.5 KB a key).
-TEST(LearnedTableTest, RmiHoldsThePositionBoundary) {
+TEST(LearnedTableTest, SizedRmiHoldsThePositionBoundary) {
   for (bool decimal : {false, true}) {
     for (uint64_t boundary : {8, 16}) {
       const bool held = !(decimal && boundary == 8);
       SCOPED_TRACE(std::string(decimal ? "decimal" : "lognormal") + " keys, boundary " +
                    std::to_string(boundary));
       LearnedTableConfig c;
-      c.index = "rmi";
+      c.index = "rmi-sized";
       c.position_boundary = boundary;
       CountingEnv env;
       LearnedDB t(c, 1 << 20, &env);  // tables of ~8,000 entries
@@ -264,6 +265,71 @@ TEST(LearnedTableTest, RmiHoldsThePositionBoundary) {
         if (absent == keys[i + 1]) continue;
         ASSERT_TRUE(t.db()->Get(ReadOptions(), absent, &v).IsNotFound()) << i;
       }
+    }
+  }
+}
+
+// The paper's RMI (seed 000 §4.2, "we adjust the size of the second
+// level"): n / boundary leaves, trained once a table, its bound as it
+// comes; rmi-sized trains again where that bound is too wide.
+TEST(LearnedTableTest, PaperRmiTrainsOnceWithBoundaryLeaves) {
+  for (const char* index : {"rmi", "rmi-sized"}) {
+    SCOPED_TRACE(index);
+    LearnedTableConfig c;
+    c.index = index;
+    c.position_boundary = 16;
+    LearnedDB t(c, 1 << 20);
+    ASSERT_TRUE(t.Open().ok());
+    const std::vector<std::string> keys = SkewedKeys(/*decimal=*/false, 40000);
+    for (const std::string& k : keys) ASSERT_TRUE(t.db()->Put(WriteOptions(), k, "v").ok());
+    t.db()->CompactRange(nullptr, nullptr);
+    const LearnedTableStats st = t.format().Stats();
+    ASSERT_GT(st.tables_built, 0u);
+    if (std::string(index) == "rmi") {
+      ASSERT_EQ(st.trainings, st.tables_built);
+    } else {
+      ASSERT_GT(st.trainings, st.tables_built);  // lognormal: n / 16 leaves are too wide
+    }
+    std::string v;
+    for (size_t i = 0; i < keys.size(); i += 7) ASSERT_TRUE(t.db()->Get(ReadOptions(), keys[i], &v).ok());
+  }
+}
+
+// A scan of known length (trace::ScopedScanLength, set by the adapter)
+// reads its seek's bound and then no more entries than it returns; an
+// iterator without one (a compaction's) reads ~64 KiB chunks.
+TEST(LearnedTableTest, ScanReadsWhatItsLengthNeeds) {
+  LearnedTableConfig c;
+  c.index = "pgm";
+  c.position_boundary = 16;
+  CountingEnv env;
+  LearnedDB t(c, 4 << 20, &env);
+  ASSERT_TRUE(t.Open().ok());
+  const std::string value(1000, 'v');
+  const int n = 3000;
+  for (int i = 0; i < n; i++) ASSERT_TRUE(t.db()->Put(WriteOptions(), Key(i * 3), value).ok());
+  t.db()->CompactRange(nullptr, nullptr);
+  const double slot = 2 + 8 + 8 + value.size() + 1;  // varints, key, tag, value (+1: 1000 > 127)
+  for (uint64_t length : {uint64_t{10}, uint64_t{0}}) {
+    SCOPED_TRACE("scan length " + std::to_string(length));
+    double worst = 0;
+    for (int start = 100; start < 2500; start += 211) {
+      std::unique_ptr<Iterator> it(t.db()->NewIterator(ReadOptions()));
+      it->SeekToFirst();  // opens the table (footer, model) before counting
+      env.Reset();
+      trace::ScopedScanLength scan(length);
+      it->Seek(Key(start * 3));
+      for (int i = 0; i < 10; i++) {
+        ASSERT_TRUE(it->Valid());
+        ASSERT_EQ(it->key().ToString(), Key((start + i) * 3));
+        it->Next();
+      }
+      worst = std::max(worst, env.bytes() / slot);
+    }
+    if (length > 0) {
+      EXPECT_LE(worst, 16 + 2 + 10);  // the bound [lo, hi] and the 10 entries
+    } else {
+      EXPECT_GT(worst, 60);  // a 64 KiB chunk of 1,019-byte slots
     }
   }
 }

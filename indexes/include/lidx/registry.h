@@ -57,7 +57,9 @@ enum class BoundaryKind {
   kNone,     // exact: the bound is one position whatever the boundary
   kEntries,  // `knob` = boundary (fp: entries per block)
   kError,    // `knob` = boundary / 2 (error-bounded fitters: bound 2e+2 wide)
-  kLeaves,   // `knob` = n / boundary, then sized to hold it (rmi; the engine)
+  kLeaves,   // `knob` = n / boundary, the bound as it comes (rmi)
+  kLeavesHeld,  // `knob` = n / boundary, then sized until the mean bound
+                // holds the boundary (rmi-sized; the engine's rmi_leaves.cc)
 };
 
 // What an engine or a study needs to know of an index, besides its class.
@@ -113,8 +115,19 @@ const std::vector<Entry<K>>& Entries() {
        &Construct<RadixSplineIndex<K>, K>},
       {{"plex", "PLEX", "clustered", true, false, kErr, "epsilon", ""},
        &Construct<PlexIndex<K>, K>},
-      {{"rmi", "RMI", "clustered", true, false, BoundaryKind::kLeaves, "leaves", ""},
+      // RMI as seed 000 §4.2 has it ("a two-level model tree. To vary the
+      // position boundary, we adjust the size of the second level"), in its
+      // artifact's configuration (LearnedIndexInLSM mod/learned_index.cpp:
+      // RmiLAbs<uint64_t, LinearSpline, LinearRegression>(keys, layer2_size)):
+      // n / boundary leaves under a linear-spline root, each leaf's error
+      // as it comes. rmi-sized: our RMI that holds the boundary (radix or
+      // spline root, leaves sized to a mean bound within it).
+      {{"rmi", "RMI", "clustered", true, false, BoundaryKind::kLeaves, "leaves",
+        "root:linear_spline"},
        &Construct<RmiIndex<K>, K>},
+      {{"rmi-sized", "RMI-sized", "clustered", true, false, BoundaryKind::kLeavesHeld, "leaves",
+        ""},
+       &Construct<SizedRmiIndex<K>, K>},
       // seed 003 (over LevelDB's own index block, not tables)
       {{"slr-eq", "SLR-EQ", "other", false, false, kNoKnob, "", ""}, &Construct<SlrEq<K>, K>},
       {{"slr-ea", "SLR-EA", "other", false, false, kNoKnob, "", ""}, &Construct<SlrEa<K>, K>},
@@ -196,6 +209,7 @@ inline Options BoundaryKnobs(const IndexInfo& info, uint64_t boundary, uint64_t 
       o[std::string(info.knob)] = std::to_string(b / 2 < 1 ? 1 : b / 2);
       break;
     case BoundaryKind::kLeaves:
+    case BoundaryKind::kLeavesHeld:
       o[std::string(info.knob)] = std::to_string(n / b < 1 ? 1 : n / b);
       break;
   }

@@ -65,6 +65,10 @@ struct LookupContext {
   uint64_t hint_file = 0;  // the table the hint is for
   uint64_t hint_lo = 0;    // entry positions within that table
   uint64_t hint_hi = 0;
+  // Entries the user scan now positioning iterators will take (0: not a
+  // scan of known length, e.g. a compaction): a table iterator reads no
+  // more than that many past its seek.
+  uint64_t scan_entries = 0;
 };
 
 // Time table builders on this thread spent on models since the last read.
@@ -77,6 +81,15 @@ LookupTrace& ThisThread();
 void ResetThisThread();
 LookupContext& Context();
 BuildCounters& ThisThreadBuild();
+
+// Sets Context().scan_entries for one scan on this thread.
+class ScopedScanLength {
+ public:
+  explicit ScopedScanLength(uint64_t entries) { Context().scan_entries = entries; }
+  ~ScopedScanLength() { Context().scan_entries = 0; }
+  ScopedScanLength(const ScopedScanLength&) = delete;
+  ScopedScanLength& operator=(const ScopedScanLength&) = delete;
+};
 
 extern std::atomic<bool> g_tracing;
 inline bool Tracing() { return g_tracing.load(std::memory_order_relaxed); }

@@ -43,10 +43,11 @@ std::string CannotBuild(const LearnedTableConfig& c, uint64_t number, uint64_t n
 
 namespace {
 
-// RMI's leaves are sized to the boundary unless the knobs fix them.
+// rmi-sized's leaves are sized to the boundary unless the knobs fix them
+// (rmi keeps n / boundary, as the paper's).
 bool SizesRmiLeaves(const LearnedTableConfig& c) {
   const lidx::IndexInfo* info = lidx::FindIndexInfo(c.index);
-  return info != nullptr && info->boundary == lidx::BoundaryKind::kLeaves &&
+  return info != nullptr && info->boundary == lidx::BoundaryKind::kLeavesHeld &&
          c.knobs.count(std::string(info->knob)) == 0;
 }
 

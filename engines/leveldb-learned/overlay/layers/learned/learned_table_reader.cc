@@ -105,17 +105,26 @@ void LearnedReader::Bound(const Slice& ikey, uint64_t* lo, uint64_t* hi) const {
   }
 }
 
-Status LearnedReader::Find(const Slice& ikey, Window* w, uint64_t* pos, bool use_hint) const {
-  uint64_t lo, hi;
+void LearnedReader::BoundFor(const Slice& ikey, bool use_hint, uint64_t* lo, uint64_t* hi) const {
   const trace::LookupContext& ctx = trace::Context();
   if (use_hint && ctx.has_hint && ctx.hint_file == number_) {
     // granularity=level: the level model's bound within this table.
     trace::Count(&trace::LookupTrace::level_model_hits);
-    lo = std::min<uint64_t>(ctx.hint_lo, f_.n);
-    hi = std::min<uint64_t>(ctx.hint_hi, f_.n);
+    *lo = std::min<uint64_t>(ctx.hint_lo, f_.n);
+    *hi = std::min<uint64_t>(ctx.hint_hi, f_.n);
   } else {
-    Bound(ikey, &lo, &hi);
+    Bound(ikey, lo, hi);
   }
+}
+
+Status LearnedReader::Find(const Slice& ikey, Window* w, uint64_t* pos, bool use_hint) const {
+  uint64_t lo, hi;
+  BoundFor(ikey, use_hint, &lo, &hi);
+  return Search(ikey, lo, hi, w, pos);
+}
+
+Status LearnedReader::Search(const Slice& ikey, uint64_t lo, uint64_t hi, Window* w,
+                             uint64_t* pos) const {
   if (lo >= f_.n) {
     *pos = f_.n;
     w->lo = w->hi = f_.n;
@@ -150,13 +159,21 @@ Status LearnedReader::Find(const Slice& ikey, Window* w, uint64_t* pos, bool use
 
 Status LearnedReader::InternalGet(const ReadOptions&, const Slice& k, void* arg,
                                   void (*handle_result)(void*, const Slice&, const Slice&)) {
+  // The paper's framework searches the index before the filter, for fence
+  // pointers and learned tables alike (LevelDB's Table::InternalGet; the
+  // artifact's TableCache::LevelRead predicts, then probes the filter, then
+  // reads the predicted range), so a table the filter rules out costs its
+  // index search here too.
+  uint64_t lo, hi;
+  BoundFor(k, /*use_hint=*/true, &lo, &hi);
+  if (lo >= f_.n) return Status::OK();
   if (policy_ != nullptr && !filter_.empty()) {
     trace::ScopedStep step(trace::kLoadIndex);
     if (!policy_->KeyMayMatch(k, filter_)) return Status::OK();
   }
   Window w;
   uint64_t pos;
-  Status s = Find(k, &w, &pos, /*use_hint=*/true);
+  Status s = Search(k, lo, hi, &w, &pos);
   if (s.ok() && pos < f_.n) {
     Slice key, value;
     if (pos < w.hi && Entry(w, pos, &key, &value)) {

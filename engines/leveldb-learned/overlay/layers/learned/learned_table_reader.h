@@ -49,6 +49,10 @@ class LearnedReader : public TableReader {
   // The position of the first entry >= ikey (n when none), its window
   // loaded; with use_hint, a level model's bound for this table is taken.
   Status Find(const Slice& ikey, Window* w, uint64_t* pos, bool use_hint = false) const;
+  // Find's two steps: the bound [lo, hi] (with use_hint, a level model's
+  // for this table), then the read of it and the search within.
+  void BoundFor(const Slice& ikey, bool use_hint, uint64_t* lo, uint64_t* hi) const;
+  Status Search(const Slice& ikey, uint64_t lo, uint64_t hi, Window* w, uint64_t* pos) const;
 
  private:
   uint64_t Offset(uint64_t i) const { return f_.slot_width ? i * f_.slot_width : offsets_[i]; }
