@@ -22,16 +22,21 @@ bool MakeLookups(const Keys& keys, uint64_t count, double negative_share, uint64
   uint64_t negatives = static_cast<uint64_t>(static_cast<double>(count) * negative_share + 0.5);
   uint64_t lo = distinct.front(), hi = distinct.back();
   bool dense = hi - lo + 1 == distinct.size();
-  if (negatives > 0 && dense && hi == ~0ULL) {
-    *err = "keys: no absent key exists for negative lookups";
+  if (negatives > 0 && dense && lo == 0 && hi == ~0ULL) {
+    *err = "keys: no absent key exists for negative lookups (they fill the key space)";
     return false;
   }
+  // A dense range takes its absent keys from above it, or from below it when
+  // it ends at 2^64-1.
+  bool below = dense && hi == ~0ULL;
   out->clear();
   out->reserve(count);
   for (uint64_t i = 0; i < count - negatives; i++) out->push_back(distinct[r.Uniform(distinct.size())]);
   for (uint64_t i = 0; i < negatives; i++) {
     uint64_t k;
-    if (dense) {
+    if (below) {
+      k = lo - 1 - r.Uniform(std::min<uint64_t>(lo, distinct.size()));
+    } else if (dense) {
       k = hi + 1 + r.Uniform(std::min<uint64_t>(~0ULL - hi, distinct.size()));
     } else {
       uint64_t span = hi - lo;

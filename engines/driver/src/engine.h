@@ -36,6 +36,12 @@ class Engine {
   virtual std::string Name() const = 0;
   // The options Open() understands, with their defaults.
   virtual std::vector<OptionSpec> OptionSpecs() const = 0;
+  // Options each valid alone that mean nothing together (a knob of a table
+  // the run does not use): false and one line in *err, checked before
+  // anything is written.
+  virtual bool CheckOptions(const OptionSet& /*options*/, std::string* /*err*/) const {
+    return true;
+  }
 
   // Creates (or reopens) the database in `dir`. Errors go to *err.
   virtual bool Open(const std::string& dir, const OptionSet& options,

@@ -351,7 +351,9 @@ int RunInterleaved(const Args& common, const lsmbench::RunSpec& spec, const sosd
     engines.push_back(NewEngine());
     Engine* engine = engines.back().get();
     OptionSet options(engine->OptionSpecs());
-    if (!options.Parse(a.engine_opts, &err)) return Fail(common.interleave_file + ": " + err);
+    if (!options.Parse(a.engine_opts, &err) || !engine->CheckOptions(options, &err)) {
+      return Fail(common.interleave_file + ": " + err);
+    }
     Inputs inputs;
     if (!ReadInputs(a, &inputs, &err)) return Fail(err);
     if (!std::filesystem::is_directory(a.db_dir)) {
@@ -404,7 +406,15 @@ int main(int argc, char** argv) {
   CLI::App app{"lsmbench (" + engine->Name() + "): load, run, verify, log"};
   Args a;
   AddOptions(&app, &a);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // One line, as every other bad input: CLI11's own exit prints the
+    // usage after it and exits 105 for an out-of-range value.
+    return Fail(e.what());
+  }
 
   std::string err;
   OptionSet options(engine->OptionSpecs());
@@ -415,7 +425,7 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  if (!options.Parse(a.engine_opts, &err)) return Fail(err);
+  if (!options.Parse(a.engine_opts, &err) || !engine->CheckOptions(options, &err)) return Fail(err);
   const bool interleave = app.count("--interleave") > 0;
   if (interleave) {
     if (app.count("--db") || app.count("--log")) {

@@ -42,6 +42,15 @@ bool ParseDouble(const std::string& s, double* out) {
   return true;
 }
 
+// A bound as written in an error: 1, 0.5, or -inf when there is none.
+std::string Number(const std::optional<double>& v) {
+  if (!v) return "-inf";
+  std::string s = std::to_string(*v);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
 }  // namespace
 
 OptionSet::OptionSet(std::vector<OptionSpec> specs) : specs_(std::move(specs)) {
@@ -58,8 +67,8 @@ const OptionSpec* OptionSet::Find(const std::string& name) const {
 bool OptionSet::Check(const OptionSpec& spec, const std::string& value,
                       std::string* err) {
   bool ok = true;
-  int64_t i;
-  double d;
+  int64_t i = 0;
+  double d = 0;
   switch (spec.type) {
     case OptionSpec::Type::kInt:
       ok = ParseInt(value, &i);
@@ -87,8 +96,18 @@ bool OptionSet::Check(const OptionSpec& spec, const std::string& value,
   if (!ok) {
     *err = "engine option '" + spec.name + "': expected " +
            TypeName(spec.type) + ", got '" + value + "'";
+    return false;
   }
-  return ok;
+  double v = spec.type == OptionSpec::Type::kInt ? static_cast<double>(i) : d;
+  bool numeric = spec.type == OptionSpec::Type::kInt || spec.type == OptionSpec::Type::kDouble;
+  if (numeric && ((spec.min && v < *spec.min) || (spec.max && v > *spec.max))) {
+    *err = "engine option '" + spec.name + "': expected " + TypeName(spec.type) + " " +
+           (spec.max ? "in [" + Number(spec.min) + ", " + Number(spec.max) + "]"
+                     : ">= " + Number(spec.min)) +
+           ", got '" + value + "'";
+    return false;
+  }
+  return true;
 }
 
 bool OptionSet::Parse(const std::vector<std::string>& items, std::string* err) {
@@ -109,6 +128,7 @@ bool OptionSet::Parse(const std::vector<std::string>& items, std::string* err) {
     }
     if (!Check(*spec, value, err)) return false;
     values_[key] = value;
+    set_.insert(key);
   }
   return true;
 }

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,9 @@ struct OptionSpec {
   std::string default_value;
   std::string help;
   std::vector<std::string> choices;  // for kString; empty means any
+  // For kInt and kDouble: the smallest and largest value that means
+  // something (a PLA error bound of 0, an agent stepping every 0 tables).
+  std::optional<double> min, max;
 };
 
 class OptionSet {
@@ -37,6 +42,8 @@ class OptionSet {
   double Double(const std::string& name) const;
   bool Bool(const std::string& name) const;
   const std::string& Str(const std::string& name) const;
+  // Whether `name` was given (not left at its default).
+  bool IsSet(const std::string& name) const { return set_.count(name) > 0; }
 
   // Every option with its effective value, typed, for the run record.
   nlohmann::json ToJson() const;
@@ -50,6 +57,7 @@ class OptionSet {
 
   std::vector<OptionSpec> specs_;
   std::map<std::string, std::string> values_;
+  std::set<std::string> set_;
 };
 
 }  // namespace lsmbench

@@ -25,6 +25,7 @@ namespace lsmbench {
 namespace {
 
 using OT = OptionSpec::Type;
+constexpr double kUint32Max = 4294967295.0;  // the plugin's option fields are uint32_t
 
 class RocksDBEngine : public Engine {
  public:
@@ -61,14 +62,43 @@ class RocksDBEngine : public Engine {
          {"block", "doblix", "bourbon-style", "tridentkv-style"}},
         {"doblix.model", OT::kString, "pla", "DobLIX block cutting and model (table=doblix)",
          {"pla", "pra", "agent"}},
-        {"doblix.agent_seed", OT::kInt, "1", "DobLIX agent exploration seed", {}},
-        {"doblix.agent_period", OT::kInt, "20", "DobLIX agent step every N new tables", {}},
+        {"doblix.agent_seed", OT::kInt, "1", "DobLIX agent exploration seed (doblix.model=agent)", {}},
+        {"doblix.agent_period", OT::kInt, "20",
+         "DobLIX agent step every N new tables (doblix.model=agent)", {}, 1, kUint32Max},
         {"perf_steps", OT::kBool, "false",
          "time lookup steps with RocksDB's PerfContext (engine record's steps)", {}},
-        {"doblix.error", OT::kInt, "64", "DobLIX PLA error bound E (positions)", {}},
-        {"doblix.max_block", OT::kInt, "4096", "DobLIX largest data block B_max (bytes)", {}},
-        {"doblix.nu", OT::kDouble, "1.0", "DobLIX agent reward weight of latency", {}},
+        {"doblix.error", OT::kInt, "64", "DobLIX PLA error bound E (positions)", {}, 1, kUint32Max},
+        {"doblix.max_block", OT::kInt, "4096", "DobLIX largest data block B_max (bytes)", {},
+         64, kUint32Max},
+        {"doblix.nu", OT::kDouble, "1.0",
+         "DobLIX agent reward weight of latency (doblix.model=agent)", {}, 0, 1},
     };
+  }
+
+  // A doblix.* knob goes with a table of the DobLIX plugin; the model with
+  // table=doblix (the baselines fix their own); the agent's knobs with the
+  // agent.
+  bool CheckOptions(const OptionSet& o, std::string* err) const override {
+    const std::string& table = o.Str("table");
+    for (const OptionSpec& s : o.specs()) {
+      if (s.name.rfind("doblix.", 0) != 0 || !o.IsSet(s.name)) continue;
+      std::string needs;
+      if (table == "block") {
+        needs = "table=doblix, bourbon-style or tridentkv-style (table is block)";
+      } else if (s.name == "doblix.model" && table != "doblix") {
+        needs = "table=doblix (table is " + table + ", whose model is its own)";
+      } else if ((s.name == "doblix.agent_seed" || s.name == "doblix.agent_period" ||
+                  s.name == "doblix.nu") &&
+                 (table != "doblix" || o.Str("doblix.model") != "agent")) {
+        needs = "doblix.model=agent (model is " +
+                (table == "doblix" ? o.Str("doblix.model") : table) + ")";
+      }
+      if (!needs.empty()) {
+        *err = "engine option '" + s.name + "': means something only with " + needs;
+        return false;
+      }
+    }
+    return true;
   }
 
   bool Open(const std::string& dir, const OptionSet& o, std::string* err) override {

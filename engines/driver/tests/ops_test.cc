@@ -72,8 +72,11 @@ TEST(Ops, DenseKeysStillGetAbsentNegatives) {
     EXPECT_FALSE(std::binary_search(keys.begin(), keys.end(), op.key));
     EXPECT_GT(op.key, keys.back());  // no gap inside: above the largest key
   }
-  // A dense range up to the top of the key space leaves no absent key.
-  EXPECT_FALSE(PointLookups({UINT64_MAX - 1, UINT64_MAX}, 10, 0.5, 9, &ops, &err));
+  // A dense range up to the top of the key space gets them below it.
+  ASSERT_TRUE(PointLookups({UINT64_MAX - 1, UINT64_MAX}, 10, 1.0, 9, &ops, &err)) << err;
+  for (const Op& op : ops) EXPECT_TRUE(op.key == UINT64_MAX - 2 || op.key == UINT64_MAX - 3) << op.key;
+  ASSERT_TRUE(PointLookups({UINT64_MAX}, 10, 1.0, 9, &ops, &err)) << err;
+  for (const Op& op : ops) EXPECT_EQ(op.key, UINT64_MAX - 1);
 }
 
 TEST(Ops, ShuffleIsAPermutation) {

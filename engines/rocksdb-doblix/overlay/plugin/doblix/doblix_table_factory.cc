@@ -88,6 +88,10 @@ Status DoblixTableFactory::ValidateOptions(const DBOptions& db_opts,
   if (options_.max_block_size < 64) {
     return Status::InvalidArgument("DoblixTable: max_block_size must be >= 64");
   }
+  if (options_.error == 0) return Status::InvalidArgument("DoblixTable: error must be >= 1");
+  if (options_.agent_period == 0) {
+    return Status::InvalidArgument("DoblixTable: agent_period must be >= 1");
+  }
   return TableFactory::ValidateOptions(db_opts, cf_opts);
 }
 
