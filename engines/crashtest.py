@@ -1,9 +1,17 @@
-"""Crash test for the LevelDB family (wisckey's value log first of all).
+"""Crash test for the LevelDB family (RocksDB's db_crashtest.py blackbox in
+spirit): wisckey's value log, leveldb-learned (every table index, SLR, fp,
+level models), bourbon (file and level models, always and cba learning).
 
-Starts `crash_tool load` on a database, SIGKILLs it at a random moment,
-reopens the database with `crash_tool dump` and requires that every
-acknowledged op is there; repeats for --rounds rounds on the same database,
-so recovery itself is also killed into and recovered from.
+Starts `crash_tool load` on a database, SIGKILLs it at a random moment
+(tables are flushed and compacted every 64 KiB of writes, and bourbon's
+learner trains in the background, so kills land in loads, flushes,
+compactions and learning), reopens the database with `crash_tool dump`
+(no repair, paranoid checks, checksums verified) and requires that every
+acknowledged op is there with its value and nothing else is, and that a full
+compaction then runs and keeps the same entries; repeats for --rounds rounds
+on the same database, so recovery itself is also killed into and recovered
+from. Each round opens the database with the next table format of the
+variant's list (FORMATS), so one database holds tables of all of them.
 
 An op is acknowledged when the tool reported it returned ("A" line): its
 Put/Delete/Write returned OK, and with it the WAL and value-log records were
@@ -11,7 +19,9 @@ write()n (a process kill keeps what reached the kernel; every 16th op is also
 synced). The op the tool was in when killed ("B" without "A") may or may not
 be there, but never half (a two-put batch survives whole or not at all).
 
-    python -m engines.crashtest wisckey --rounds 300       # the long run
+    python -m engines.crashtest wisckey --rounds 300       # the long runs
+    python -m engines.crashtest leveldb-learned --rounds 300
+    python -m engines.crashtest bourbon --rounds 300
 """
 import argparse
 import random
@@ -33,7 +43,37 @@ def value_of(key, op):
     return f"{key}:{op}:" + chr(ord("a") + op % 26) * (op % 300)
 
 
+# Per variant: the crash tool's format reader (crash_format.h) and the table
+# format specs the rounds take in turn.
+def _learned_formats():
+    from indexes import registry as lidx
+    return ([f"index={i},position_boundary=16" for i in lidx.table_ids()]
+            + ["index=pgm,position_boundary=16,keep_keys=true", "index=native,slr=eq",
+               "index=native,slr=ea", "index=pgm,position_boundary=16,granularity=level"])
+
+
+FORMATS = {
+    "leveldb": ("plain", lambda: [""]),
+    "wisckey": ("plain", lambda: [""]),
+    "leveldb-learned": ("learned", _learned_formats),
+    "bourbon": ("bourbon", lambda: ["learning=always,t_wait_us=2000",
+                                    "learning=cba,t_wait_us=2000",
+                                    "learning=always,granularity=level,t_wait_us=2000"]),
+}
+
+
+def _family(engine):
+    if engine not in FORMATS:
+        raise InputError("engines/crashtest.py", "engine", f"one of {', '.join(FORMATS)} expected, got {engine!r}")
+    return FORMATS[engine]
+
+
+def formats(engine):
+    return _family(engine)[1]()
+
+
 def build_tool(engine, build_dir):
+    reader = _family(engine)[0]
     work = (Path(build_dir) / "engines" / engine).resolve()
     lib = work / "lib-build" / "libleveldb.a"
     if not lib.exists():
@@ -41,7 +81,8 @@ def build_tool(engine, build_dir):
     out = work / "crash-tool"
     for cmd in (["cmake", "-S", HERE / "crashtest", "-B", out, "-G", "Ninja",
                  "-DCMAKE_BUILD_TYPE=Release", f"-DENGINE_SOURCE_DIR={work / 'src'}",
-                 f"-DENGINE_LIBRARY={lib}"],
+                 f"-DENGINE_LIBRARY={lib}", f"-DCRASH_FORMAT={reader}",
+                 f"-DLAYER_INCLUDE_DIRS={REPO / 'indexes' / 'include'}"],
                 ["cmake", "--build", out]):
         r = subprocess.run(list(map(str, cmd)), capture_output=True, text=True)
         if r.returncode:
@@ -61,8 +102,9 @@ def apply(state, kind, key, op, ops):
         state[key2] = value_of(int(key2, 16), op)
 
 
-def one_round(tool, db, seed, first_op, expected, rng, max_wait):
-    load = subprocess.Popen([str(tool), "load", str(db), str(seed), str(first_op)],
+def one_round(tool, db, seed, first_op, expected, rng, max_wait, spec=""):
+    """One kill and check; returns the ops acknowledged and the next op number."""
+    load = subprocess.Popen([str(tool), "load", str(db), str(seed), str(first_op)] + ([spec] if spec else []),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(rng.uniform(0, max_wait))
     load.send_signal(signal.SIGKILL)
@@ -82,9 +124,10 @@ def one_round(tool, db, seed, first_op, expected, rng, max_wait):
             apply(expected, kind, key, op, None)
             acked += 1
             pending = None
-    dump = subprocess.run([str(tool), "dump", str(db)], capture_output=True, text=True)
+    dump = subprocess.run([str(tool), "dump", str(db)] + ([spec] if spec else []),
+                          capture_output=True, text=True)
     if dump.returncode:
-        raise AssertionError(f"reopen failed after a kill: {dump.stderr}")
+        raise AssertionError(f"reopen failed after a kill ({spec or 'default format'}): {dump.stderr}")
     got = dict(line.split(" ", 1) for line in dump.stdout.splitlines())
     want_now = {k: v for k, v in expected.items() if v is not None}
     if got != want_now:
@@ -110,13 +153,16 @@ def diff(want, got):
 
 
 def run(engine, rounds, seed, build_dir, max_wait, work=None):
+    """Kills `rounds` times; returns (acknowledged ops, keys live at the end)."""
     tool = build_tool(engine, build_dir)
+    specs = formats(engine)
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(dir=work) as tmp:
         db = Path(tmp) / "db"
         expected, op, total = {}, 0, 0
         for r in range(rounds):
-            acked, op = one_round(tool, db, rng.randrange(2**32), op, expected, rng, max_wait)
+            acked, op = one_round(tool, db, rng.randrange(2**32), op, expected, rng, max_wait,
+                                  specs[r % len(specs)])
             total += acked
         return total, len(expected)
 
@@ -132,7 +178,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     total, keys = run(args.engine, args.rounds, args.seed, args.build_dir, args.max_wait)
     print(f"crashtest {args.engine}: {args.rounds} kills, {total} acknowledged ops, "
-          f"all present after every reopen ({keys} keys live)")
+          f"all present after every reopen and full compaction ({keys} keys live; "
+          f"{len(formats(args.engine))} table formats in turn)")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""Kill-and-reopen crash test of the wisckey engine (a bounded sample; the
-long run is `python -m engines.crashtest wisckey --rounds 300`)."""
+"""Kill-and-reopen crash tests of the LevelDB family (bounded samples; the
+long runs are `python -m engines.crashtest <variant> --rounds 300`, README's
+longer checks)."""
 import random
 import struct
 import subprocess
@@ -19,6 +20,18 @@ def test_wisckey_keeps_every_acknowledged_write(built, tmp_path):
     total, keys = crashtest.run("wisckey", rounds=12, seed=7, build_dir="build", max_wait=0.4,
                                 work=tmp_path)
     assert total > 1000 and keys > 100
+
+
+@pytest.mark.parametrize("engine", ["leveldb-learned", "bourbon"])
+def test_learned_variants_keep_every_acknowledged_write(built, tmp_path, engine):
+    """One kill per table format of the variant (leveldb-learned: every table
+    index, SLR, keep_keys and level models; bourbon: file and level models,
+    always and cba learning), all on one database."""
+    built(engine)
+    rounds = len(crashtest.formats(engine)) * (1 if engine == "leveldb-learned" else 2)
+    total, keys = crashtest.run(engine, rounds=rounds, seed=5, build_dir="build", max_wait=0.3,
+                                work=tmp_path)
+    assert total > 500 and keys > 100
 
 
 def test_a_lost_write_is_caught(built, tmp_path):
