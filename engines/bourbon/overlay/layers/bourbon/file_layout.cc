@@ -240,6 +240,18 @@ Status FileLayout::EntryAt(RandomAccessFile* file, uint64_t pos,
   return Status::OK();
 }
 
+Status FileLayout::VerifyBlock(RandomAccessFile* file, size_t b) const {
+  ReadOptions ro;
+  ro.verify_checksums = true;
+  BlockHandle handle;
+  handle.set_offset(blocks_[b].offset);
+  handle.set_size(blocks_[b].size);
+  BlockContents contents;
+  Status s = ReadBlock(file, ro, handle, &contents);
+  if (s.ok() && contents.heap_allocated) delete[] contents.data.data();
+  return s;
+}
+
 Status FileLayout::Get(int path, const ReadOptions& options,
                        RandomAccessFile* file, const Slice& ikey, uint64_t lo,
                        uint64_t hi, void* arg, HandleResult handle_result) const {
@@ -250,10 +262,18 @@ Status FileLayout::Get(int path, const ReadOptions& options,
   const size_t b_hi = BlockOf(hi);
   std::string scratch;
   Status s;
+  size_t verified = blocks_.size();  // the last block VerifyBlock passed
+  auto verify = [&](size_t block) {
+    if (!options.verify_checksums || block == verified) return Status::OK();
+    verified = block;
+    return VerifyBlock(file, block);
+  };
   // The bound spans blocks (Figure 6b's footnote): pick the first block
   // whose last key is >= ikey.
   while (b < b_hi) {
     Slice key, value;
+    s = verify(b);
+    if (!s.ok()) return s;
     s = EntryAt(file, BlockEnd(b) - 1, &scratch, &key, &value);
     if (!s.ok()) return s;
     if (icmp_->Compare(ikey, key) <= 0) break;
@@ -272,6 +292,8 @@ Status FileLayout::Get(int path, const ReadOptions& options,
   std::string heap;
   {
     ScopedPathStep step(path, kLoadChunk);
+    s = verify(b);
+    if (!s.ok()) return s;
     s = EntryOffsets(file, b, a, c, &offsets);
     if (!s.ok()) return s;
     const uint64_t len = offsets.back() - offsets.front();
@@ -313,6 +335,8 @@ Status FileLayout::Get(int path, const ReadOptions& options,
   // Newer versions of the user key than the snapshot pushed the entry past
   // the chunk: walk on.
   for (uint64_t pos = c + 1; pos < n_; pos++) {
+    s = verify(BlockOf(pos));
+    if (!s.ok()) return s;
     s = EntryAt(file, pos, &scratch, &key, &value);
     if (!s.ok()) return s;
     if (icmp_->Compare(key, ikey) >= 0) {

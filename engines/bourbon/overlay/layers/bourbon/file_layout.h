@@ -96,6 +96,10 @@ class FileLayout {
                       std::vector<uint64_t>* offsets) const;
   Status EntryAt(RandomAccessFile* file, uint64_t pos, std::string* scratch,
                  Slice* key, Slice* value) const;
+  // A get reads parts of a block, which its crc32c cannot check: when the
+  // read options verify checksums, the whole block is read and checked
+  // first (LevelDB's ReadBlock), as LevelDB's own get would.
+  Status VerifyBlock(RandomAccessFile* file, size_t b) const;
 
   const Comparator* icmp_ = nullptr;
   std::vector<BlockSpan> blocks_;

@@ -4,6 +4,7 @@
 #include "layers/bourbon/table_reader.h"
 
 #include "db/dbformat.h"
+#include "db/filename.h"
 #include "layers/bourbon/level_hint.h"
 #include "layers/bourbon/model_iterator.h"
 #include "layers/bourbon/path_trace.h"
@@ -111,6 +112,9 @@ class Reader : public TableReader {
       } else {
         s = native_->InternalGet(options, k, &saver, &Saver::Handle);
       }
+    }
+    if (s.IsCorruption()) {  // LevelDB's and the layout's messages do not name the table
+      s = Status::Corruption(TableFileName("", state_->number).substr(1), s.ToString());
     }
     const uint64_t dt = trace::Ticks() - t0;
     if (saver.positive) {

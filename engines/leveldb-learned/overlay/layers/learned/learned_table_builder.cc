@@ -6,6 +6,7 @@
 
 #include "layers/hooks/lookup_trace.h"
 #include "layers/learned/learned_model.h"
+#include "layers/learned/learned_table_checksums.h"
 #include "layers/learned/learned_table_footer.h"
 #include "leveldb/env.h"
 #include "leveldb/filter_policy.h"
@@ -60,7 +61,7 @@ class LearnedBuilder : public TableFileBuilder {
     std::string meta = Meta(prefix, model, &f);
     if (status_.ok()) status_ = file_->Append(meta);
     const uint64_t t3 = LearnedNanos();
-    file_size_ = f.entries_bytes + meta.size();
+    file_size_ = f.entries_bytes + crcs_.size() + meta.size();
 
     trace::BuildCounters& bc = trace::ThisThreadBuild();
     bc.train_nanos += t1 - t0;
@@ -104,6 +105,7 @@ class LearnedBuilder : public TableFileBuilder {
       f->flags |= kFlagKeepKeys;
       status_ = file_->Append(entries_);
       f->entries_bytes = entries_.size();
+      AppendChecksums(entries_);
       return;
     }
     f->slot_width = static_cast<uint32_t>(width_);
@@ -115,10 +117,18 @@ class LearnedBuilder : public TableFileBuilder {
     }
     status_ = file_->Append(slots);
     f->entries_bytes = slots.size();
+    AppendChecksums(slots);
   }
 
-  // Everything after the entries: prefix, model, [offsets, keys], [filter],
-  // footer (its region lengths and checksum filled in *f).
+  // The entries' checksums, right after them.
+  void AppendChecksums(const std::string& entries) {
+    AppendDataChecksums(entries.data(), entries.size(), &crcs_);
+    if (status_.ok()) status_ = file_->Append(crcs_);
+  }
+
+  // Everything after the entries and their checksums: prefix, model,
+  // [offsets, keys], [filter], footer (its region lengths and its meta crc,
+  // which covers the data checksums too, filled in *f).
   std::string Meta(const std::string& prefix, const Model& model, LearnedFooter* f) const {
     if (model.strings) f->flags |= kFlagStringIndex;
     std::string meta = prefix;
@@ -146,7 +156,8 @@ class LearnedBuilder : public TableFileBuilder {
       options_.filter_policy->CreateFilter(keys.data(), static_cast<int>(f->n), &meta);
       f->filter_len = meta.size() - before;
     }
-    f->meta_crc = crc32c::Mask(crc32c::Value(meta.data(), meta.size()));
+    f->meta_crc = crc32c::Mask(crc32c::Extend(crc32c::Value(crcs_.data(), crcs_.size()),
+                                              meta.data(), meta.size()));
     f->EncodeTo(&meta);
     return meta;
   }
@@ -161,6 +172,7 @@ class LearnedBuilder : public TableFileBuilder {
   std::string entries_;            // packed entries
   std::vector<uint64_t> offsets_;  // entry starts (+ end after Finish)
   std::vector<uint64_t> mapped_;
+  std::string crcs_;  // the entries' checksums, as written
   uint64_t width_ = 0;
   uint64_t file_size_ = 0;
 };

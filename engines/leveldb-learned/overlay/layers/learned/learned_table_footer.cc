@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "layers/learned/learned_table_checksums.h"
 #include "leveldb/env.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -59,13 +60,17 @@ Status LearnedFooter::Read(RandomAccessFile* file, uint64_t file_size, LearnedFo
 
 std::string LearnedFooter::MismatchWith(uint64_t file_size) const {
   if (version != kLearnedFormatVersion ||
-      entries_bytes + meta_len() + kLearnedFooterSize != file_size ||
+      meta_offset() + meta_len() + kLearnedFooterSize != file_size ||
       (!keep_keys() && entries_bytes != n * slot_width) ||
       (keep_keys() && offsets_len != 8 * (n + 1)) ||
       (keep_keys() && !string_index() && keys_len != 8 * n)) {
     return "learned table footer does not match the file";
   }
   return "";
+}
+
+uint64_t LearnedFooter::meta_offset() const {
+  return entries_bytes + DataChecksumsBytes(entries_bytes);
 }
 
 std::string LearnedTableName(uint64_t number) {

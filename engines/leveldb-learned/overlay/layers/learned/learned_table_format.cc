@@ -59,9 +59,14 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
   Status s = LearnedFooter::Read(file, file_size, &f, &ours);
   if (s.ok() && !ours) {
     // fp: LevelDB's search, its index block counted (fp_table.h)
-    return config_.slr == "binary" || config_.index == kFencePointers
-               ? OpenBinaryTable(&book_, options, file, file_size, info, reader)
-               : OpenNativeTableReader(options, file, file_size, reader);
+    if (config_.slr == "binary" || config_.index == kFencePointers) {
+      s = OpenBinaryTable(&book_, options, file, file_size, info, reader);
+    } else {
+      s = CheckNativeFooter(file, file_size);
+      if (s.ok()) s = OpenNativeTableReader(options, file, file_size, reader);
+    }
+    // LevelDB's own messages do not name the table.
+    return s.IsCorruption() ? Status::Corruption(name, s.ToString()) : s;
   }
   if (!s.ok()) return s.IsCorruption() ? Status::Corruption(name, s.ToString()) : s;
   const std::string mismatch = f.MismatchWith(file_size);

@@ -6,12 +6,14 @@
 //   entries   keep_keys=false: n slots of `slot_width` bytes (the widest
 //             entry), so entry i is at i * slot_width; keep_keys=true:
 //             packed, offsets kept in memory
+//   checksums a masked crc32c per 4 KiB of entries (learned_table_checksums.h)
 //   prefix    the user keys' common prefix (the model sees what follows)
 //   model     lidx Serialize() output
 //   offsets   keep_keys only: n+1 fixed64 entry offsets
 //   keys      keep_keys only: n fixed64 mapped keys
+//   filter    Options::filter_policy's filter of all keys, when set
 //   footer    kFooterSize bytes: region sizes, n, slot width, flags, the
-//             crc32c of prefix..keys, the footer's own crc32c, the magic
+//             crc32c of checksums..filter, the footer's own crc32c, the magic
 //
 // An entry is varint32 key length, varint32 value length, internal key,
 // value. A lookup maps the user key (minus the prefix) with lidx's key
@@ -19,7 +21,9 @@
 // first entry >= it, reads only the entries in that bound, and binary
 // searches them with the internal key comparator. LITS takes the raw key
 // strings. A model or footer that fails its checksum, or does not
-// deserialize, makes Open fail with Status::Corruption: never a guess.
+// deserialize, makes Open fail with Status::Corruption: never a guess; the
+// entries are checked as LevelDB checks its blocks, when ReadOptions ask
+// (verify_checksums; compactions under paranoid_checks).
 // LevelDB's own tables (another magic) open as LevelDB tables, so a
 // database may mix both.
 //

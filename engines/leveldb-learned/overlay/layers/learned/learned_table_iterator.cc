@@ -15,7 +15,7 @@ namespace {
 
 class LearnedIterator : public Iterator {
  public:
-  explicit LearnedIterator(const LearnedReader* t) : t_(t) {}
+  LearnedIterator(const LearnedReader* t, bool verify) : t_(t) { w_.verify = verify; }
 
   bool Valid() const override { return valid_; }
   Slice key() const override { return key_; }
@@ -85,12 +85,25 @@ class LearnedIterator : public Iterator {
       const uint64_t per = ChunkEntries(i, forward);
       uint64_t lo = forward ? i : (i + 1 > per ? i + 1 - per : 0);
       uint64_t hi = std::min<uint64_t>(t_->n(), lo + per);
-      status_ = t_->Load(lo, hi, &w_);
+      Status s = t_->Load(lo, hi, &w_);
       trace::Count(&trace::LookupTrace::segments_touched);
-      if (!status_.ok()) return;
+      // A chunk that fails its checksum: its entries are skipped and the
+      // first error kept, as LevelDB's iterator skips a bad data block
+      // (RepairDB salvages the rest so).
+      while (s.IsCorruption() && w_.verify) {
+        if (status_.ok()) status_ = s;
+        s = t_->Load(i, i + 1, &w_);
+        if (s.ok()) break;
+        if (forward ? i + 1 >= t_->n() : i == 0) return;
+        i = cur_ = forward ? i + 1 : i - 1;
+      }
+      if (!s.ok()) {
+        if (status_.ok()) status_ = s;
+        return;
+      }
     }
     if (!t_->Entry(w_, i, &key_, &value_)) {
-      status_ = Status::Corruption("learned table: bad entry");
+      status_ = Status::Corruption(t_->name(), "learned table: bad entry");
       return;
     }
     valid_ = true;
@@ -108,6 +121,8 @@ class LearnedIterator : public Iterator {
 
 }  // namespace
 
-Iterator* LearnedReader::NewIterator(const ReadOptions&) const { return new LearnedIterator(this); }
+Iterator* LearnedReader::NewIterator(const ReadOptions& ro) const {
+  return new LearnedIterator(this, ro.verify_checksums);
+}
 
 }  // namespace leveldb

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "layers/hooks/lookup_trace.h"
+#include "layers/learned/learned_table_checksums.h"
 #include "leveldb/comparator.h"
 #include "leveldb/env.h"
 #include "leveldb/filter_policy.h"
@@ -24,6 +25,7 @@ LearnedReader::LearnedReader(LearnedTableBook* book, const Options& options,
       icmp_(options.comparator),
       file_(file),
       number_(number),
+      name_(LearnedTableName(number)),
       f_(f),
       table_model_(std::move(model)),
       prefix_(table_model_->prefix),
@@ -48,11 +50,8 @@ Status LearnedReader::Load(uint64_t lo, uint64_t hi, Window* w) const {
   w->lo = lo;
   w->hi = hi;
   const uint64_t a = Offset(lo), b = hi == f_.n ? f_.entries_bytes : Offset(hi);
-  if (w->scratch.size() < b - a) w->scratch.resize(b - a);
-  Status s = file_->Read(a, b - a, &w->bytes, &w->scratch[0]);
-  if (s.ok() && w->bytes.size() != b - a) {
-    s = Status::Corruption("learned table " + LearnedTableName(number_) + ": truncated entries");
-  }
+  Status s = ReadEntries({file_, f_.entries_bytes, f_.checksums_offset(), &name_}, a, b, w->verify,
+                         &w->scratch, &w->bytes);
   trace::Count(&trace::LookupTrace::bytes_loaded, b - a);
   return s;
 }
@@ -157,7 +156,7 @@ Status LearnedReader::Search(const Slice& ikey, uint64_t lo, uint64_t hi, Window
   return Status::OK();
 }
 
-Status LearnedReader::InternalGet(const ReadOptions&, const Slice& k, void* arg,
+Status LearnedReader::InternalGet(const ReadOptions& ro, const Slice& k, void* arg,
                                   void (*handle_result)(void*, const Slice&, const Slice&)) {
   // The paper's framework searches the index before the filter, for fence
   // pointers and learned tables alike (LevelDB's Table::InternalGet; the
@@ -172,6 +171,7 @@ Status LearnedReader::InternalGet(const ReadOptions&, const Slice& k, void* arg,
     if (!policy_->KeyMayMatch(k, filter_)) return Status::OK();
   }
   Window w;
+  w.verify = ro.verify_checksums;
   uint64_t pos;
   Status s = Search(k, lo, hi, &w, &pos);
   if (s.ok() && pos < f_.n) {
@@ -247,17 +247,20 @@ Status OpenLearnedTable(LearnedTableBook* book, const Options& options, RandomAc
   const std::string name = LearnedTableName(number);
   const std::string mismatch = f.MismatchWith(file_size);
   if (!mismatch.empty()) return Status::Corruption(name, mismatch);
+  // The data checksums and the meta regions, checked together here: a
+  // damaged data checksum is an error at open, not only in a verified read.
   const uint64_t meta_len = f.meta_len();
-  std::string meta(meta_len, '\0');
+  const uint64_t checked_len = f.meta_offset() + meta_len - f.checksums_offset();
+  std::string meta(checked_len, '\0');
   Slice m;
-  Status s = file->Read(f.entries_bytes, meta_len, &m, &meta[0]);
+  Status s = file->Read(f.checksums_offset(), checked_len, &m, &meta[0]);
   if (!s.ok()) return s;
-  if (m.size() != meta_len) return Status::Corruption(name, "truncated model");
+  if (m.size() != checked_len) return Status::Corruption(name, "truncated model");
   if (crc32c::Unmask(f.meta_crc) != crc32c::Value(m.data(), m.size())) {
     return Status::Corruption(name, "learned table model checksum mismatch");
   }
   auto stored = std::make_shared<TableModel>();
-  const char* p = m.data();
+  const char* p = m.data() + (f.meta_offset() - f.checksums_offset());
   stored->prefix.assign(p, f.prefix_len);
   p += f.prefix_len;
   if (trained == nullptr) {  // else the stored model is unused (checksum verified above)

@@ -24,6 +24,7 @@ struct Window {
   uint64_t lo = 0, hi = 0;  // entries [lo, hi)
   Slice bytes;
   std::string scratch;
+  bool verify = false;  // ReadOptions::verify_checksums of the reads into it
 };
 
 class LearnedReader : public TableReader {
@@ -41,8 +42,9 @@ class LearnedReader : public TableReader {
 
   // For the iterator.
   uint64_t n() const { return f_.n; }
+  const std::string& name() const { return name_; }
   uint64_t MeanEntryBytes() const;
-  // Reads entries [lo, hi) into *w.
+  // Reads entries [lo, hi) into *w, checked as w->verify says.
   Status Load(uint64_t lo, uint64_t hi, Window* w) const;
   // Entry i (w.lo <= i < w.hi) of a loaded window; false when malformed.
   bool Entry(const Window& w, uint64_t i, Slice* key, Slice* value) const;
@@ -65,6 +67,7 @@ class LearnedReader : public TableReader {
   const Comparator* const icmp_;  // the DB's internal key comparator
   RandomAccessFile* const file_;
   const uint64_t number_;
+  const std::string name_;
   const LearnedFooter f_;
   const std::shared_ptr<const TableModel> table_model_;
   const std::string& prefix_;

@@ -468,7 +468,8 @@ class SlrReader : public TableReader {
                      RandomAccessFile* file, uint64_t native_size, const Slice& area,
                      uint64_t number, TableReader** out) {
     std::unique_ptr<SlrReader> r(new SlrReader(book, options, file, number));
-    Status s = Table::Open(options, file, native_size, &r->table_);
+    Status s = CheckNativeFooter(file, native_size);
+    if (s.ok()) s = Table::Open(options, file, native_size, &r->table_);
     if (!s.ok()) return s;
     char fbuf[Footer::kEncodedLength];
     Slice fin;
@@ -573,6 +574,7 @@ class SlrReader : public TableReader {
         policy_(options.filter_policy),
         file_(file),
         number_(number),
+        paranoid_(options.paranoid_checks),
         cache_(options.block_cache),
         cache_id_(options.block_cache ? options.block_cache->NewId() : 0) {}
 
@@ -580,6 +582,7 @@ class SlrReader : public TableReader {
   Status ReadFilter(const Footer& footer) {
     BlockContents meta;
     ReadOptions ro;
+    ro.verify_checksums = paranoid_;  // as Table::ReadMeta
     Status s = ReadBlock(file_, ro, footer.metaindex_handle(), &meta);
     if (!s.ok()) return s;
     Block metaindex(meta);  // owns meta's heap data, if any
@@ -653,6 +656,8 @@ class SlrReader : public TableReader {
       }
     }
     Status s = ReadBlock(file_, ro, bh, contents);
+    // LevelDB's messages do not name the table.
+    if (s.IsCorruption()) return Status::Corruption(LearnedTableName(number_), s.ToString());
     if (!s.ok()) return s;
     trace::Count(&trace::LookupTrace::bytes_loaded, bh.size());
     if (cache_ != nullptr && contents->cachable && ro.fill_cache) {
@@ -667,6 +672,7 @@ class SlrReader : public TableReader {
   const FilterPolicy* const policy_;
   RandomAccessFile* const file_;
   const uint64_t number_;
+  const bool paranoid_;
   Cache* const cache_;
   const uint64_t cache_id_;
   Table* table_ = nullptr;
@@ -718,6 +724,23 @@ Status OpenSlrTable(const LearnedTableConfig*, LearnedTableBook* book, const Opt
     return Status::Corruption("slr table model checksum mismatch");
   }
   return SlrReader::Make(book, options, file, native_size, a, info.number, reader);
+}
+
+Status CheckNativeFooter(RandomAccessFile* file, uint64_t size) {
+  if (size < Footer::kEncodedLength) return Status::OK();  // Table::Open says so
+  char buf[Footer::kEncodedLength];
+  Slice in;
+  Status s = file->Read(size - Footer::kEncodedLength, Footer::kEncodedLength, &in, buf);
+  if (!s.ok()) return s;
+  Footer footer;
+  s = footer.DecodeFrom(&in);
+  if (!s.ok()) return s;
+  for (const BlockHandle& h : {footer.metaindex_handle(), footer.index_handle()}) {
+    if (h.offset() > size || h.size() + kBlockTrailerSize > size - h.offset()) {
+      return Status::Corruption("table footer: a block handle outside the file");
+    }
+  }
+  return Status::OK();
 }
 
 Status OpenBinaryTable(LearnedTableBook* book, const Options& options,

@@ -36,6 +36,11 @@ Status OpenSlrTable(const LearnedTableConfig* config, LearnedTableBook* book,
                     RandomAccessFile* file, uint64_t file_size,
                     const TableFileInfo& info, bool* ours, TableReader** reader);
 
+// Corruption when the LevelDB footer of the table in [0, size) points
+// outside it (LevelDB's Env would report the read past the end as an I/O
+// error); checked before LevelDB's own reader opens the table.
+Status CheckNativeFooter(RandomAccessFile* file, uint64_t size);
+
 // Reads a plain LevelDB table with the SLR reader (slr=binary).
 Status OpenBinaryTable(LearnedTableBook* book, const Options& options,
                        RandomAccessFile* file, uint64_t file_size,
