@@ -49,6 +49,8 @@ class LevelDBEngine : public Engine {
          {"mmap", "pread"}},
         {"read_advice", OT::kString, "normal",
          "random: no read-ahead (fadvise/madvise RANDOM on table files)", {"normal", "random"}},
+        {"verify_checksums", OT::kBool, "false",
+         "ReadOptions::verify_checksums of the run's gets and scans (LevelDB's default: off)", {}},
     };
     for (OptionSpec& s : ExtraOptionSpecs()) specs.push_back(std::move(s));
     return specs;
@@ -61,6 +63,7 @@ class LevelDBEngine : public Engine {
     options_.max_file_size = o.Int("max_file_size");
     options_.block_size = o.Int("block_size");
     options_.block_restart_interval = static_cast<int>(o.Int("block_restart_interval"));
+    read_options_.verify_checksums = o.Bool("verify_checksums");
     options_.compression =
         o.Str("compression") == "snappy" ? leveldb::kSnappyCompression : leveldb::kNoCompression;
     options_.max_open_files = static_cast<int>(o.Int("max_open_files"));
