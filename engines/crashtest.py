@@ -1,6 +1,8 @@
 """Crash test for the LevelDB family (RocksDB's db_crashtest.py blackbox in
 spirit): wisckey's value log, leveldb-learned (every table index, SLR, fp,
-level models), bourbon (file and level models, always and cba learning).
+level models), bourbon (file and level models, always and cba learning),
+rocksdb-doblix (DobLIX PLA/PRA, the agent retuning, the baselines on its
+format, RocksDB's own table).
 
 Starts `crash_tool load` on a database, SIGKILLs it at a random moment
 (tables are flushed and compacted every 64 KiB of writes, and bourbon's
@@ -22,6 +24,7 @@ be there, but never half (a two-put batch survives whole or not at all).
     python -m engines.crashtest wisckey --rounds 300       # the long runs
     python -m engines.crashtest leveldb-learned --rounds 300
     python -m engines.crashtest bourbon --rounds 300
+    python -m engines.crashtest rocksdb-doblix --rounds 300
 """
 import argparse
 import random
@@ -39,7 +42,7 @@ REPO = HERE.parent
 
 
 def value_of(key, op):
-    """Must match crash_tool.cc's ValueOf()."""
+    """Must match crash_workload.h's ValueOf()."""
     return f"{key}:{op}:" + chr(ord("a") + op % 26) * (op % 300)
 
 
@@ -59,7 +62,18 @@ FORMATS = {
     "bourbon": ("bourbon", lambda: ["learning=always,t_wait_us=2000",
                                     "learning=cba,t_wait_us=2000",
                                     "learning=always,granularity=level,t_wait_us=2000"]),
+    # rocksdb_crash_tool.cc: the DobLIX table (PLA, PRA, the agent retuning
+    # at every new table, a filter) and the two baselines on its format (one
+    # reader opens them all; RocksDB's block-based reader does not, so the
+    # block table is not in the turn).
+    "rocksdb-doblix": ("rocksdb", lambda: [
+        "model=pla;error=8;max_block_size=1024", "model=pra;max_block_size=2048",
+        "model=agent;agent_period=1", "model=pla;error=64;filter_policy=bloomfilter:10:false",
+        "model=bourbon;error=8;max_block_size=1024", "model=tridentkv;max_block_size=4096"]),
 }
+
+# Where each family's library and sources are, under the build folder.
+LIBRARY = {"rocksdb": ("rocksdb", "librocksdb.a")}
 
 
 def _family(engine):
@@ -74,11 +88,12 @@ def formats(engine):
 
 def build_tool(engine, build_dir):
     reader = _family(engine)[0]
-    work = (Path(build_dir) / "engines" / engine).resolve()
-    lib = work / "lib-build" / "libleveldb.a"
+    library_engine, library = LIBRARY.get(reader, (engine, "libleveldb.a"))
+    work = (Path(build_dir) / "engines" / library_engine).resolve()
+    lib = work / "lib-build" / library
     if not lib.exists():
-        raise InputError(lib, "engine", f"a built {engine} expected (./reproduce engines)")
-    out = work / "crash-tool"
+        raise InputError(lib, "engine", f"a built {library_engine} expected (./reproduce engines)")
+    out = (Path(build_dir) / "engines" / engine).resolve() / "crash-tool"
     for cmd in (["cmake", "-S", HERE / "crashtest", "-B", out, "-G", "Ninja",
                  "-DCMAKE_BUILD_TYPE=Release", f"-DENGINE_SOURCE_DIR={work / 'src'}",
                  f"-DENGINE_LIBRARY={lib}", f"-DCRASH_FORMAT={reader}",

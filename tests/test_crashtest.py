@@ -22,13 +22,14 @@ def test_wisckey_keeps_every_acknowledged_write(built, tmp_path):
     assert total > 1000 and keys > 100
 
 
-@pytest.mark.parametrize("engine", ["leveldb-learned", "bourbon"])
+@pytest.mark.parametrize("engine", ["leveldb-learned", "bourbon", "rocksdb-doblix"])
 def test_learned_variants_keep_every_acknowledged_write(built, tmp_path, engine):
     """One kill per table format of the variant (leveldb-learned: every table
     index, SLR, keep_keys and level models; bourbon: file and level models,
-    always and cba learning), all on one database."""
-    built(engine)
-    rounds = len(crashtest.formats(engine)) * (1 if engine == "leveldb-learned" else 2)
+    always and cba learning, two kills each; rocksdb-doblix: PLA, PRA, the
+    agent, a filter, the two baselines), all on one database."""
+    built(*(["rocksdb"] if engine == "rocksdb-doblix" else []), engine)
+    rounds = len(crashtest.formats(engine)) * (2 if engine == "bourbon" else 1)
     total, keys = crashtest.run(engine, rounds=rounds, seed=5, build_dir="build", max_wait=0.3,
                                 work=tmp_path)
     assert total > 500 and keys > 100

@@ -15,37 +15,17 @@
 // none; every 16th op also asks for sync, the only guarantee a machine
 // crash would keep). Values are a function of (key, op number), so the
 // driver knows what each acknowledged op must have left behind.
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <random>
 #include <string>
 
 #include "crash_format.h"
+#include "crash_workload.h"
 #include "leveldb/db.h"
 #include "leveldb/write_batch.h"
 
 namespace {
-
-std::string KeyOf(uint64_t k) {
-  char buf[17];
-  std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(k));
-  return buf;
-}
-
-// Must match crash_test.py's value_of().
-std::string ValueOf(uint64_t k, uint64_t op) {
-  std::string v = std::to_string(k) + ":" + std::to_string(op) + ":";
-  v.append(op % 300, static_cast<char>('a' + op % 26));
-  return v;
-}
-
-void Report(const std::string& line) {
-  std::string l = line + "\n";
-  if (::write(1, l.data(), l.size()) != static_cast<ssize_t>(l.size())) std::exit(3);
-}
 
 int Fail(const leveldb::Status& s) {
   std::fprintf(stderr, "crash_tool: %s\n", s.ToString().c_str());
@@ -79,24 +59,6 @@ leveldb::Status OpenDb(const char* dir, const std::string& spec, Db* out) {
   return s;
 }
 
-// Every entry, read by the iterator and by Get, checksums verified.
-leveldb::Status ReadAll(leveldb::DB* db, std::string* out) {
-  leveldb::ReadOptions ro;
-  ro.verify_checksums = true;
-  std::unique_ptr<leveldb::Iterator> it(db->NewIterator(ro));
-  out->clear();
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    std::string value;
-    leveldb::Status s = db->Get(ro, it->key(), &value);
-    if (!s.ok()) return s;
-    if (value != it->value().ToString()) {
-      return leveldb::Status::Corruption("Get and the iterator disagree on", it->key());
-    }
-    *out += it->key().ToString() + " " + value + "\n";
-  }
-  return it->status();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -105,30 +67,8 @@ int main(int argc, char** argv) {
     Db d;
     leveldb::Status s = OpenDb(argv[2], spec, &d);
     if (!s.ok()) return Fail(s);
-    leveldb::DB* db = d.db.get();
-    std::mt19937_64 rng(std::strtoull(argv[3], nullptr, 10));
-    for (uint64_t op = std::strtoull(argv[4], nullptr, 10);; op++) {
-      uint64_t k = rng() % 3000;
-      // P: put k; D: delete k; W: a batch putting k and k + 100000 (both
-      // or neither may survive).
-      char kind = op % 5 == 0 ? 'W' : rng() % 8 == 0 ? 'D' : 'P';
-      leveldb::WriteOptions wo;
-      wo.sync = op % 16 == 0;
-      std::string line = std::string(1, kind) + " " + KeyOf(k) + " " + std::to_string(op);
-      Report("B " + line);
-      if (kind == 'W') {
-        leveldb::WriteBatch batch;
-        batch.Put(KeyOf(k), ValueOf(k, op));
-        batch.Put(KeyOf(k + 100000), ValueOf(k + 100000, op));
-        s = db->Write(wo, &batch);
-      } else if (kind == 'D') {
-        s = db->Delete(wo, KeyOf(k));
-      } else {
-        s = db->Put(wo, KeyOf(k), ValueOf(k, op));
-      }
-      if (!s.ok()) return Fail(s);
-      Report("A " + line);
-    }
+    return Fail(crash::Load<leveldb::DB, leveldb::WriteBatch, leveldb::WriteOptions, leveldb::Status>(
+        d.db.get(), std::strtoull(argv[3], nullptr, 10), std::strtoull(argv[4], nullptr, 10)));
   }
   if (argc == 3 || (argc == 4 && std::string(argv[1]) == "dump")) {
     Db d;
@@ -136,7 +76,7 @@ int main(int argc, char** argv) {
     if (!s.ok()) return Fail(s);
     d.format->LearnNow();
     std::string before, after;
-    s = ReadAll(d.db.get(), &before);
+    s = crash::ReadAll<leveldb::DB, leveldb::ReadOptions, leveldb::Iterator, leveldb::Status>(d.db.get(), &before);
     if (!s.ok()) return Fail(s);
     // Compaction continues: everything compacted (paranoid checks read
     // every input), no background error (a null batch returns it), and
@@ -145,14 +85,9 @@ int main(int argc, char** argv) {
     s = d.db->Write(leveldb::WriteOptions(), nullptr);
     if (!s.ok()) return Fail(s);
     d.format->LearnNow();
-    s = ReadAll(d.db.get(), &after);
+    s = crash::ReadAll<leveldb::DB, leveldb::ReadOptions, leveldb::Iterator, leveldb::Status>(d.db.get(), &after);
     if (!s.ok()) return Fail(s);
-    if (before != after) {
-      std::fprintf(stderr, "crash_tool: a full compaction changed the entries\n");
-      return 1;
-    }
-    std::fwrite(before.data(), 1, before.size(), stdout);
-    return 0;
+    return crash::PrintIfUnchanged(before, after);
   }
   std::fprintf(stderr, "usage: crash_tool load DIR SEED FIRST_OP [SPEC] | crash_tool dump DIR [SPEC]\n");
   return 2;
