@@ -19,6 +19,7 @@ class BourbonFormat : public CrashFormat {
     Config c = config_;
     c.max_file_size = options->max_file_size;
     options->block_restart_interval = 1;  // a position is a byte offset (README)
+    options->compression = leveldb::kNoCompression;  // a compressed table is never learned
     bourbon_ = std::make_unique<leveldb::bourbon::Bourbon>(c, *options, dir);
     options->table_format = bourbon_.get();
     options->hooks = bourbon_.get();
