@@ -77,7 +77,9 @@ Status ReadAll(DB* db, std::string* out) {
     Status s = db->Get(ro, it->key(), &value);
     if (!s.ok()) return s;
     if (value != it->value().ToString()) {
-      return Status::Corruption("Get and the iterator disagree on", it->key());
+      return Status::Corruption("Get and the iterator disagree on " + it->key().ToString(),
+                                "Get '" + value.substr(0, 40) + "', iterator '" +
+                                    it->value().ToString().substr(0, 40) + "'");
     }
     *out += it->key().ToString() + " " + value + "\n";
   }
