@@ -24,6 +24,8 @@ def test_every_tidy_value_is_the_number_at_its_source_line(tmp_path, make_log):
         for part in ("per_op", "steps", "counters"):
             flat += [v for v in record.get(part, {}).values() if isinstance(v, (int, float))]
         flat += list(((record.get("hooks") or {}).get("compaction_totals") or {}).values())
+        if record.get("files_per_level"):  # regime_tree_levels: the deepest level with a table, plus one
+            flat.append(max((i + 1 for i, n in enumerate(record["files_per_level"]) if n), default=0))
         if record["type"] == "run":  # the dataset's size and the device calibration
             flat.append(aggregate.run_field(row["metric"], record))
         assert any(abs(float(v) - row["value"]) < 1e-9 for v in flat), row.to_dict()

@@ -35,6 +35,7 @@ from lsmrepro.claims import spec
 from lsmrepro.claims import stats
 from lsmrepro.plan import studies
 from lsmrepro.claims import verdict_text as vt
+from lsmrepro.tidy import regime
 from base.atomic import atomic_path, write_text
 from lsmrepro.claims.measure import experiments  # noqa: F401 (re-exported)
 from lsmrepro.claims.spec import claim_files, load_claims  # noqa: F401 (re-exported)
@@ -43,7 +44,10 @@ from base.errors import InputError, cli
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "no data")
 VERDICT_COLUMNS = ["study", "claim", "paper", "section", "figure", "statement", "expected", "measured",
                    "ci_low", "ci_high", "n", "unit", "verdict", "detail", "runs", "evidence",
-                   "paper_value", "paper_source", "rule", "context", "members", "noise_sd", "noise_df"]
+                   "paper_value", "paper_source", "rule", "context", "members", "noise_sd", "noise_df",
+                   # the regime the claim depends on and whether this run reached it
+                   # (lsmrepro/tidy/regime.py claim_regime); never the verdict
+                   "regime", "regime_reached"]
 
 
 def evaluate(claim, tidy, prior=None):
@@ -170,6 +174,7 @@ def check(study, tidy, claims, figure=None, scale=None, scale_cfg=None):
     rows = []
     paper = studies.registry().get(study, {}).get("paper", "")
     spread = []  # this run's within-point noise, computed once, when a claim first needs it
+    regime_rows = _regime_rows(tidy)
 
     def prior(claim):
         if not spread:
@@ -197,8 +202,25 @@ def check(study, tidy, claims, figure=None, scale=None, scale_cfg=None):
             # points: --measure-noise gives it to the power check (never a
             # borrowed one)
             "noise_sd": r["sd"] if r["own_df"] else math.nan, "noise_df": r["own_df"],
+            **_regime_fields(claim, study, regime_rows),
         })
     return pd.DataFrame(rows, columns=VERDICT_COLUMNS)
+
+
+def _regime_rows(tidy):
+    """The tidy rows the regime rule reads, as dicts (lsmrepro/tidy/regime.py)."""
+    if not len(tidy) or "metric" not in tidy.columns:
+        return []
+    keep = tidy[tidy["metric"].isin(regime.METRICS + ("dataset_keys",))]
+    return keep[["experiment", "run", "dataset", "metric", "value"]].to_dict("records") if len(keep) else []
+
+
+def _regime_fields(claim, study, rows):
+    """regime (the conditions, space-separated) and regime_reached (yes / no / n.a.)."""
+    if not studies.spec_path(study).is_file():
+        return {"regime": " ".join(claim.get("regime", [])), "regime_reached": "n.a."}
+    names, reached, _ = regime.claim_regime(claim, studies.figures(study), rows, studies.spec_path(study))
+    return {"regime": " ".join(names), "regime_reached": reached if names else "n.a."}
 
 
 # how set_underpowered's detail starts, and where it keeps the data's own verdict
@@ -250,8 +272,17 @@ def to_markdown(verdicts):
         "measured (90% CI)": [vt.ours(r) for r in rows],
         "verdict": ["**" + r["verdict"] + "**" + vt.verdict(r)[len(r["verdict"]):] for r in rows],
         "context": verdicts["context"].fillna(""),
+        "regime reached": [_regime_text(r) for r in rows],
     })
     return cited + shown.to_markdown(index=False) + "\n"
+
+
+def _regime_text(row):
+    """"yes (tree_depth)" — whether the claim's regime was reached, and which."""
+    reached, names = row.get("regime_reached"), row.get("regime")
+    if not isinstance(reached, str) or not reached:
+        return ""
+    return f"{reached} ({names})" if isinstance(names, str) and names else reached
 
 
 @cli

@@ -135,6 +135,9 @@ def regime_cell(r, regime):
     """yes / no / n.a. and why, over the experiments the claim read: no if
     any of them missed its regime, yes if none did and one reached it."""
     found = [(e, *regime[e]) for e in _experiments(r) if e in regime]
+    own, names = vt.text(r, "regime_reached"), vt.text(r, "regime")
+    if own in ("yes", "no", "n.a.") and names:  # the claim's own conditions (claims CSV), the figures' numbers beside
+        return f"{own} ({names})" + (": " + "; ".join(why for _, _, why in found) if found else "")
     if not found:
         return "—"
     said = [x[1] for x in found]
@@ -167,7 +170,19 @@ def counts_line(claims, claims_path):
         under = (f" {int(alone.sum())} of the inconclusive are underpowered at this scale (the power check's"
                  f" claims_underpowered); their data alone: {split}.")
     return (f"**{', '.join(parts) or 'no claims'}** of {len(claims)} claims (`{_shown(claims_path)}`;"
-            " the rule that decides a verdict: paper/README.md, \"The statistical rule\")." + under)
+            " the rule that decides a verdict: paper/README.md, \"The statistical rule\")." + under + _by_regime(claims))
+
+
+def _by_regime(claims):
+    """The verdict counts of claims in the paper's regime apart from those outside it."""
+    if "regime_reached" not in claims.columns:
+        return ""
+    said = claims["regime_reached"].astype(str)
+    parts = []
+    for name, key in (("in the paper's regime", "yes"), ("outside it", "no")):
+        c = claims.loc[said == key, "verdict"].value_counts()
+        parts.append(f"{name}: " + (", ".join(f"{int(c[v])} {v}" for v in VERDICTS if v in c) or "none"))
+    return " By regime (lsmrepro/tidy/regime.py, decided before the run): " + "; ".join(parts) + "."
 
 
 def block(study, ref):

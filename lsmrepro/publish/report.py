@@ -169,8 +169,11 @@ def claims_table(claims):
     for r, d in zip(claims.itertuples(), claims.to_dict("records")):
         rows.append({"claim": f"<code>{html.escape(r.claim)}</code>", "statement": _claim_details(r),
                      "paper": html.escape(vt.paper(d)), "ours": html.escape(vt.ours(d)), "verdict": badge(r.verdict),
-                     "context": "<br>".join(html.escape(c) for c in vt.context(d))})
-    frame = pd.DataFrame(rows, columns=["claim", "statement", "paper", "ours", "verdict", "context"])
+                     "context": "<br>".join(html.escape(c) for c in vt.context(d)),
+                     "regime reached": html.escape(_regime_cell(d))})
+    frame = pd.DataFrame(rows, columns=["claim", "statement", "paper", "ours", "verdict", "context", "regime reached"])
+    if not frame["regime reached"].astype(bool).any():
+        frame = frame.drop(columns=["regime reached"])
     if not frame["context"].astype(bool).any():
         frame = frame.drop(columns=["context"])
     return "<div class='claims'>" + _table(frame, escape=False) + "</div>"
@@ -183,6 +186,28 @@ def counts(claims):
 def _counts_html(claims):
     return " ".join(f"<span class='v {_slug(v)}'>{MARKS[v]} {n} {html.escape(v)}</span>"
                     for v, n in counts(claims).items() if n)
+
+
+def _regime_cell(d):
+    """"no (tree_depth)": whether the claim's regime (the claims CSV's regime
+    columns) was reached, and which conditions it names."""
+    reached, names = d.get("regime_reached"), d.get("regime")
+    if not isinstance(reached, str) or not reached:
+        return ""
+    return f"{reached} ({names})" if isinstance(names, str) and names else reached
+
+
+def regime_counts(claims):
+    """Verdict counts in the paper's regime (regime_reached yes) apart from
+    those outside it (no) and not measured (n.a. or no column)."""
+    said = claims["regime_reached"].astype(str) if "regime_reached" in claims.columns else pd.Series("n.a.", index=claims.index)
+    return {side: counts(claims[said == key] if key else claims[~said.isin(["yes", "no"])])
+            for side, key in (("in the paper's regime", "yes"), ("outside it", "no"), ("regime not measured", None))}
+
+
+def _regime_counts_html(claims):
+    parts = [f"{side}: {_counts_html(c) if any(c.values()) else 'none'}" for side, c in regime_counts(claims).items()]
+    return "<br>".join(parts)
 
 
 def _reached(regime):
@@ -252,6 +277,7 @@ def summary_section(study_ids, results, scale, compared=None):
         rows.append({"study": f"<a href='#{html.escape(study)}'><code>{html.escape(study)}</code></a>",
                      "paper": html.escape(entry["paper"]),
                      "claims": f"<a href='#{_anchor(study, 'claims')}'>{_counts_html(claims) or 'none'}</a>",
+                     "claims by regime": _regime_counts_html(claims),
                      "figures drawn": drawn,
                      "paper's regime reached": (f"<a href='#{_anchor(study, 'regime')}'>{_reached(regime)}</a>"
                                                 if regime is not None else "—"),
@@ -260,7 +286,8 @@ def summary_section(study_ids, results, scale, compared=None):
     if compared is None:
         frame = frame.drop(columns=["beside the reference run"])
     return ("<section id='summary'><h2>Summary</h2><p class='note'>Per study: the paper, how many of its claims this run"
-            " reproduced, the figures drawn, and in how many figures the paper's regime (cached fraction,"
+            " reproduced (and of those in the paper's regime, outside it, or not measured: the claims CSV's"
+            " regime_reached, decided by lsmrepro/tidy/regime.py's rule before the run), the figures drawn, and in how many figures the paper's regime (cached fraction,"
             " device reads, settled tree) was reached. A verdict is decided by the rule in paper/README.md"
             " (\"Claims\"): reproduced, not reproduced, inconclusive or no data.</p>"
             + _table(frame, escape=False) + "</section>")

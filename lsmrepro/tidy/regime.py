@@ -19,6 +19,15 @@ Per run (tidy rows, added by lsmrepro/tidy/aggregate.py), from what the logs hol
                                seconds
   regime_index_share           the index steps of a get (find the file, load and search the
                                index / model) over the mean get latency, where step timers ran
+  regime_tree_levels           levels of the tree the run read: the deepest level with a
+                               table, plus one (the engine record's files_per_level)
+  regime_background_bytes_in_phase  RocksDB: bytes its flushes and compactions wrote from
+                               the open to the end of the run phase (compaction_bytes_written);
+                               LevelDB forks count them in regime_compactions_in_phase
+  regime_data_hardness_ratio   per epsilon (subset `eps=<e>`): the dataset's PLA segments at
+                               epsilon e over the published real set's at k*e (the run
+                               record's dataset manifest, `hardness`; workloads/hardness.py);
+                               1 for the real file
   learned_slr_kept_share       SLR runs: of the tables the run's load built, the share whose
                                error-aware model was kept (1 - slr_abandoned / tables_built)
 
@@ -53,8 +62,15 @@ INDEX_STEPS_TOTAL = ("steps_s_file_ns", "steps_s_block_ns", "steps_s_block_plus_
 SHARE_TOLERANCE = 0.10
 # settled: no compaction in the phase and learning at most this share of it
 SETTLED_LEARNING_SHARE = 0.05
+# data_hardness: each chosen epsilon's segments within this factor of the real set's
+HARDNESS_FACTOR = 2.0
 METRICS = ("regime_cached_fraction", "regime_read_bytes_per_op", "regime_reads_per_op",
-           "regime_compactions_in_phase", "regime_learning_share", "regime_index_share")
+           "regime_compactions_in_phase", "regime_learning_share", "regime_index_share",
+           "regime_tree_levels", "regime_background_bytes_in_phase", "regime_data_hardness_ratio")
+# Conditions a claim's `regime:` (or its figure's `regime.depends_on`) may name; the rule
+# that decides each is `condition` below, fixed before any run is judged.
+CONDITIONS = ("cached_fraction", "device_reads", "settled", "index_share", "data_hardness",
+              "tree_depth", "flushes_in_phase", "index_share_needed", "failure_memory")
 
 
 def _num(v):
@@ -87,6 +103,12 @@ def run_rows(log, base, report_path=None):
     share = _index_share(log, e)
     if share is not None:
         row(engine, "regime_index_share", share, "")
+    files = e.get("files_per_level")
+    if isinstance(files, list) and files:
+        row(engine, "regime_tree_levels", max((i + 1 for i, n in enumerate(files) if n), default=0), "levels")
+    if _num(e.get("compaction_bytes_written")):
+        row(engine, "regime_background_bytes_in_phase", e["compaction_bytes_written"], "bytes")
+    out += _hardness_rows(log, base)
     out += _slr_kept_rows(log, base)
     cached = _cached_fraction(log, report_path)
     if cached is not None:
@@ -96,6 +118,25 @@ def run_rows(log, base, report_path=None):
                         "unit": "", "source": f"{report_path}{note}", "note": ""})
         else:
             row(log.records[0], "regime_cached_fraction", value, "", note)
+    return out
+
+
+def _hardness_rows(log, base):
+    """regime_data_hardness_ratio per epsilon from the run record's dataset
+    manifest: 1 for the real file; else the stand-in's segments over the
+    published real set's (workloads/hardness.py wrote both)."""
+    manifest = (log.run.get("dataset") or {}).get("manifest") or {}
+    source = f"{log.path}:{log.records[0].line}"
+    if manifest.get("source") == "real":
+        return [{**base, "metric": "regime_data_hardness_ratio", "op": "", "subset": "real", "value": 1.0,
+                 "unit": "", "source": source, "note": "the real file"}]
+    out = []
+    for eps, h in sorted(((manifest.get("hardness") or {}).get("epsilons") or {}).items(), key=lambda kv: float(kv[0])):
+        if _num(h.get("segments")) and _num(h.get("published_segments")) and h["published_segments"] > 0:
+            out.append({**base, "metric": "regime_data_hardness_ratio", "op": "", "subset": f"eps={eps}",
+                        "value": h["segments"] / h["published_segments"], "unit": "", "source": source,
+                        "note": f"{h['segments']} segments at eps {eps} vs {h['published_segments']} "
+                                f"of the real set at eps {h.get('published_eps')}"})
     return out
 
 
@@ -218,9 +259,83 @@ def _fmt(v, digits=3):
     return str(v)
 
 
+def ours_of(rows):
+    """Medians of our regime metrics over a figure's (or a claim's) tidy rows;
+    data hardness as the ratio farthest from 1, per run's dataset."""
+    ours = {m: _median([float(r["value"]) for r in rows if r["metric"] == m]) for m in METRICS + ("dataset_keys",)}
+    ratios = [float(r["value"]) for r in rows if r["metric"] == "regime_data_hardness_ratio"]
+    ours["regime_data_hardness_ratio"] = max(ratios, key=lambda v: abs(math.log(v)) if v > 0 else math.inf) if ratios else None
+    return ours
+
+
+def gain_of(claim):
+    """The largest gain a claim's paper reports (a ratio above 1, or its
+    inverse below 1): what its index share must allow; None for no ratio."""
+    paper = claim.get("paper") or {}
+    values = ([paper["value"]] if _num(paper.get("value")) else []) + \
+        [v for v in (paper.get("members") or {}).values() if _num(v)] + [v for v in paper.get("range") or [] if _num(v)]
+    gains = [max(v, 1 / v) for v in values if v > 0]
+    return max(gains) if gains else None
+
+
+def condition(need, regime, ours, gain=None):
+    """(reached: True / False / None for not measured, why): the one rule for
+    each regime condition, applied alike to every claim and verdict."""
+    paper_cached = paper_cached_fraction(regime)
+    if need == "cached_fraction":
+        v = ours["regime_cached_fraction"]
+        ok = None if v is None or paper_cached is None else abs(v - paper_cached) <= SHARE_TOLERANCE
+        return ok, f"cached fraction {_fmt(v)} (paper {_fmt(paper_cached)}, ±{SHARE_TOLERANCE})"
+    if need == "device_reads":
+        v = ours["regime_read_bytes_per_op"]
+        device = paper_cached is not None and paper_cached < 1
+        return (None if v is None else (v > 0) == device,
+                f"{_fmt(v)} device bytes/op (paper's lookups {'reach' if device else 'do not reach'} the device)")
+    if need == "settled":
+        c, learn = ours["regime_compactions_in_phase"], ours["regime_learning_share"]
+        ok = None if c is None and learn is None else (
+            (c or 0) == 0 and (learn or 0) <= SETTLED_LEARNING_SHARE) == regime["settled"]
+        return ok, (f"{_fmt(c)} compactions in the phase, learning {_fmt(learn)} of it"
+                    f" (paper settled: {str(regime['settled']).lower()}; settled = 0 and <= {SETTLED_LEARNING_SHARE})")
+    if need == "index_share":
+        v, p = ours["regime_index_share"], (regime.get("steps") or {}).get("index")
+        ok = None if v is None or p is None else abs(v - p) <= SHARE_TOLERANCE
+        return ok, f"index share {_fmt(v)} of a get (paper {_fmt(p)}, ±{SHARE_TOLERANCE})"
+    if need == "index_share_needed":
+        v, g = ours["regime_index_share"], gain if gain is not None else regime.get("gain")
+        need_share = None if g is None else 1 - 1 / g
+        ok = None if v is None or need_share is None else v >= need_share
+        return ok, (f"index share {_fmt(v)} of a get, at least {_fmt(need_share)} needed for a {_fmt(g)}x gain"
+                    f" (a free index gives at most {_fmt(1 / (1 - v)) if v is not None and v < 1 else '∞'}x)")
+    if need == "tree_depth":
+        v, p = ours["regime_tree_levels"], regime.get("levels")
+        ok = None if v is None or p is None else v >= p
+        return ok, f"{_fmt(v)} levels (paper {_fmt(p)}, at least that many)"
+    if need == "flushes_in_phase":
+        c, b = ours["regime_compactions_in_phase"], ours["regime_background_bytes_in_phase"]
+        ok = None if c is None and b is None else (c or 0) > 0 or (b or 0) > 0
+        return ok, f"{_fmt(c)} flushes/compactions, {_fmt(b)} bytes written by them in the phase (paper: > 0)"
+    if need == "data_hardness":
+        v = ours["regime_data_hardness_ratio"]
+        ok = None if v is None else 1 / HARDNESS_FACTOR <= v <= HARDNESS_FACTOR
+        return ok, f"PLA segments {_fmt(v)}x the real set's at the mapped epsilon (within {HARDNESS_FACTOR:g}x)"
+    if need == "failure_memory":
+        v, p = ours["dataset_keys"], regime.get("failure_keys")
+        ok = None if v is None or p is None else v >= p
+        return ok, f"{_fmt(v)} keys (the paper's failure at {_fmt(p)})"
+    raise ValueError(f"unknown regime condition {need!r} (expected one of {', '.join(CONDITIONS)})")
+
+
+def reached_of(checks):
+    """yes when no condition failed and one was measured; n.a. when none was."""
+    if not checks or all(c is None for c in checks):
+        return "n.a."
+    return "yes" if all(c is not False for c in checks) else "no"
+
+
 def figure_row(study, figure, fig_spec, regime, rows):
     """One regime row: paper beside ours (medians over the figure's runs)."""
-    ours = {m: _median([float(r["value"]) for r in rows if r["metric"] == m]) for m in METRICS}
+    ours = ours_of(rows)
     runs = len({r["run"] for r in rows if r["metric"] != "failed"})
     labels = sorted({r["dataset"] for r in rows})
     fractions = {lab: paper_cached_fraction(regime, lab) for lab in labels} if isinstance(
@@ -228,30 +343,10 @@ def figure_row(study, figure, fig_spec, regime, rows):
     paper_cached = paper_cached_fraction(regime)
     checks, why = [], []
     for need in regime["depends_on"]:
-        if need == "cached_fraction":
-            v = ours["regime_cached_fraction"]
-            ok = None if v is None or paper_cached is None else abs(v - paper_cached) <= SHARE_TOLERANCE
-            why.append(f"cached fraction {_fmt(v)} (paper {_fmt(paper_cached)}, ±{SHARE_TOLERANCE})")
-        elif need == "device_reads":
-            v = ours["regime_read_bytes_per_op"]
-            device = paper_cached is not None and paper_cached < 1
-            ok = None if v is None else (v > 0) == device
-            why.append(f"{_fmt(v)} device bytes/op (paper's lookups {'reach' if device else 'do not reach'} the device)")
-        elif need == "settled":
-            c, learn = ours["regime_compactions_in_phase"], ours["regime_learning_share"]
-            ok = None if c is None and learn is None else (
-                (c or 0) == 0 and (learn or 0) <= SETTLED_LEARNING_SHARE) == regime["settled"]
-            why.append(f"{_fmt(c)} compactions in the phase, learning {_fmt(learn)} of it"
-                       f" (paper settled: {str(regime['settled']).lower()}; settled = 0 and <= {SETTLED_LEARNING_SHARE})")
-        else:  # index_share
-            v, p = ours["regime_index_share"], (regime.get("steps") or {}).get("index")
-            ok = None if v is None or p is None else abs(v - p) <= SHARE_TOLERANCE
-            why.append(f"index share {_fmt(v)} of a get (paper {_fmt(p)}, ±{SHARE_TOLERANCE})")
+        ok, text = condition(need, regime, ours)
         checks.append(ok)
-    if not checks or not runs or all(c is None for c in checks):
-        reached = "n.a."
-    else:
-        reached = "yes" if all(c is not False for c in checks) else "no"
+        why.append(text)
+    reached = reached_of(checks) if runs else "n.a."
     return {
         "study": study, "figure": figure, "paper_figure": fig_spec["paper_figure"], "runs": runs,
         "paper_database_bytes": json.dumps(regime["database_bytes"]), "paper_memory_bytes": json.dumps(regime["memory_bytes"]),
@@ -265,6 +360,9 @@ def figure_row(study, figure, fig_spec, regime, rows):
         "ours_learning_share": _fmt(ours["regime_learning_share"]),
         "paper_index_share": _fmt((regime.get("steps") or {}).get("index")),
         "ours_index_share": _fmt(ours["regime_index_share"]),
+        "paper_levels": _fmt(regime.get("levels")), "ours_levels": _fmt(ours["regime_tree_levels"]),
+        "ours_background_bytes_in_phase": _fmt(ours["regime_background_bytes_in_phase"]),
+        "ours_data_hardness_ratio": _fmt(ours["regime_data_hardness_ratio"]),
         "threads": regime["threads"], "depends_on": " ".join(regime["depends_on"]),
         "reached": reached,
         "why": ("; ".join(why) or "the claims depend on no regime") if runs else "no runs at this scale",
@@ -272,10 +370,35 @@ def figure_row(study, figure, fig_spec, regime, rows):
     }
 
 
+def claim_regime(claim, figs, tidy_rows, path=None):
+    """(names, reached, why) of one claim: the conditions it depends on (its
+    own `regime:`, else its figure's `regime.depends_on`) decided by
+    `condition` on the tidy rows of its figure and the figures it uses, with
+    the claim's own gain for index_share_needed."""
+    fig = figs.get(claim["figure"], {})
+    if "engines" not in fig and "uses" not in fig:
+        return claim.get("regime", []), "n.a.", "the figure has no runs"
+    regime = figure_regime(claim["study"], claim["figure"], figs, path or "experiments.yaml")
+    names = claim.get("regime", regime["depends_on"])
+    experiments = {claim["figure"], *fig.get("uses", [])}
+    rows = [r for r in tidy_rows if r["experiment"] in experiments]
+    if not rows:
+        return names, "n.a.", "no runs at this scale"
+    ours = ours_of(rows)
+    checks, why = [], []
+    for need in names:
+        ok, text = condition(need, regime, ours, gain_of(claim))
+        checks.append(ok)
+        why.append(text)
+    return names, reached_of(checks), "; ".join(why)
+
+
 COLUMNS = ["study", "figure", "paper_figure", "runs", "paper_database_bytes", "paper_memory_bytes",
            "paper_cached_fraction", "ours_cached_fraction", "paper_device", "ours_read_bytes_per_op",
            "ours_reads_per_op", "paper_settled", "ours_compactions_in_phase", "ours_learning_share",
-           "paper_index_share", "ours_index_share", "threads", "depends_on", "reached", "why", "source"]
+           "paper_index_share", "ours_index_share", "paper_levels", "ours_levels",
+           "ours_background_bytes_in_phase", "ours_data_hardness_ratio",
+           "threads", "depends_on", "reached", "why", "source"]
 
 
 def table(study, tidy_rows, figs, path):
@@ -293,7 +416,7 @@ def table(study, tidy_rows, figs, path):
 def _read_tidy(path):
     import csv
     with open(path, newline="") as f:
-        return [r for r in csv.DictReader(f) if r["metric"] in METRICS + ("failed",)]
+        return [r for r in csv.DictReader(f) if r["metric"] in METRICS + ("failed", "dataset_keys")]
 
 
 def write(rows, out_csv, out_md):
@@ -305,7 +428,8 @@ def write(rows, out_csv, out_md):
             w.writerows(rows)
     shown = ["figure", "paper_figure", "runs", "paper_cached_fraction", "ours_cached_fraction",
              "ours_read_bytes_per_op", "paper_settled", "ours_compactions_in_phase", "ours_learning_share",
-             "paper_index_share", "ours_index_share", "reached", "why"]
+             "paper_index_share", "ours_index_share", "paper_levels", "ours_levels",
+             "ours_data_hardness_ratio", "reached", "why"]
     lines = ["| " + " | ".join(shown) + " |", "|" + "---|" * len(shown)]
     lines += ["| " + " | ".join(str(r[c]).replace("|", "/") for c in shown) + " |" for r in rows]
     write_text(out_md, "\n".join(lines) + "\n")
