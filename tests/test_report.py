@@ -25,3 +25,12 @@ def test_no_warning_when_every_limit_held(tmp_path, make_log):
     _limits(log, True)
     page = report.runs_section([log], str(tmp_path / "index.html"))
     assert "not enforced" not in page and "<td>3</td>" in page  # peak MiB
+
+
+def test_the_summary_counts_verdicts_by_regime():
+    import pandas as pd
+    claims = pd.DataFrame({"verdict": ["reproduced", "not reproduced", "inconclusive"],
+                           "regime_reached": ["yes", "no", "n.a."]})
+    cell = report._regime_counts_html(claims)
+    assert "in the paper's regime: <span class='v reproduced'>" in cell
+    assert "1 not reproduced" in cell.split("<br>")[1] and "1 inconclusive" in cell.split("<br>")[2]

@@ -184,8 +184,13 @@ def counts(claims):
 
 
 def _counts_html(claims):
+    return _tally_html(counts(claims))
+
+
+def _tally_html(tally):
+    """Verdict counts (verdict -> n) as badges, the verdicts with none left out."""
     return " ".join(f"<span class='v {_slug(v)}'>{MARKS[v]} {n} {html.escape(v)}</span>"
-                    for v, n in counts(claims).items() if n)
+                    for v, n in tally.items() if n)
 
 
 def _regime_cell(d):
@@ -206,7 +211,7 @@ def regime_counts(claims):
 
 
 def _regime_counts_html(claims):
-    parts = [f"{side}: {_counts_html(c) if any(c.values()) else 'none'}" for side, c in regime_counts(claims).items()]
+    parts = [f"{side}: {_tally_html(c) if any(c.values()) else 'none'}" for side, c in regime_counts(claims).items()]
     return "<br>".join(parts)
 
 
