@@ -20,6 +20,7 @@ from lsmrepro.tidy import aggregate
 from lsmrepro.tidy import engine_rows
 from lsmrepro.tidy import regime
 from lsmrepro.plan import studies as lsm_studies
+from tests import repo_lock
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root
 pytestmark = pytest.mark.e2e
@@ -48,7 +49,8 @@ def job_counts(dry_run_output):
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
     out = tmp_path_factory.mktemp("results")
-    snakemake(out, "smoke")
+    with repo_lock.unedited():
+        snakemake(out, "smoke")
     return out
 
 
@@ -324,16 +326,17 @@ def test_an_edit_to_the_verdict_code_remakes_the_verdicts_and_no_run(results):
     and nothing else. (A file only touched is no edit: Snakemake compares
     the checksum it recorded.)"""
     code = REPO / "lsmrepro" / "claims" / "rule.py"
-    text, before = code.read_bytes(), code.stat()
-    code.write_bytes(text + b"\n# an edit (tests/test_pipeline_smoke.py; removed when it ends)\n")
-    try:
-        r = snakemake(results, "smoke", "--dry-run")
-        counts = job_counts(r.stdout + r.stderr)
-        studies = len(lsm_studies.studies_with_specs())
-        assert counts == {"study_claims": studies, "compare": 1, "report": 1, "smoke": 1}, counts
-    finally:
-        code.write_bytes(text)
-        os.utime(code, (before.st_atime, before.st_mtime))
+    with repo_lock.editing():
+        text, before = code.read_bytes(), code.stat()
+        code.write_bytes(text + b"\n# an edit (tests/test_pipeline_smoke.py; removed when it ends)\n")
+        try:
+            r = snakemake(results, "smoke", "--dry-run")
+        finally:
+            code.write_bytes(text)
+            os.utime(code, (before.st_atime, before.st_mtime))
+    counts = job_counts(r.stdout + r.stderr)
+    studies = len(lsm_studies.studies_with_specs())
+    assert counts == {"study_claims": studies, "compare": 1, "report": 1, "smoke": 1}, counts
 
 
 def test_a_figure_target_reruns_only_the_runs_it_reads(results):
@@ -431,10 +434,12 @@ def _bench(*args):
                           capture_output=True, text=True)
 
 
-def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
+def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, disk_tmp_path):
     """The benchmark job itself, on a real engine: a load leaves a database,
     a cold run copies it and evicts its pages (saying so in its log), and a
-    run the engine rejects leaves a failed record with the reason."""
+    run the engine rejects leaves a failed record with the reason. On the
+    disk the results go to (the pages it evicts are the device's)."""
+    tmp_path = disk_tmp_path
     binary = REPO / "build" / "engines" / "leveldb" / "bin" / "lsmbench"
     dataset = results / "smoke" / "datasets" / "uspr_uint64"
     common = [binary, "--dataset", dataset, "--seed", 3, "--ops", 2000, "--negative-share", 0.1,

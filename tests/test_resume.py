@@ -18,6 +18,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from tests import repo_lock
+
 REPO = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.e2e
 TARGET = ["baseline/point", "--config", "scale=smoke", "select=engine=leveldb"]
@@ -105,6 +107,11 @@ def _tidy_rows(results):
 def test_killed_twice_then_resumed_ends_like_an_uninterrupted_run(tmp_path):
     """The uninterrupted run first; then its outputs but the calibration and
     the datasets go, and the same target is killed twice and resumed."""
+    with repo_lock.unedited():  # its claims job records the code it ran
+        _killed_twice_then_resumed(tmp_path)
+
+
+def _killed_twice_then_resumed(tmp_path):
     results = tmp_path / "results"
     whole = subprocess.run(["./reproduce", *TARGET, f"results_dir={results}"], cwd=REPO, capture_output=True,
                            text=True)
