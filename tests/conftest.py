@@ -1,13 +1,65 @@
 """Fixtures of the Python tests (pytest finds them here; never imported by
-name): the repository root and sample run logs shaped like lsmbench's."""
+name): the repository root, sample run logs shaped like lsmbench's, the
+scratch folders (tests/scratch.py) and the order the slow modules start in."""
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests import scratch
+
 REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    """Every tmp_path in RAM unless --basetemp is given (an xdist worker is
+    given its controller's); removed at the end of a session that passed."""
+    if config.option.basetemp or hasattr(config, "workerinput"):
+        return
+    folder, why = scratch.ram_folder()
+    config._scratch_why = why
+    if folder is not None:
+        config.option.basetemp = str(scratch.new_folder(folder, "lsmrepro-tests-"))
+        config._scratch_made = Path(config.option.basetemp)
+
+
+def pytest_report_header(config):
+    where = getattr(config, "_scratch_made", None)
+    if hasattr(config, "_scratch_why"):
+        return f"scratch: {where or 'the disk (default basetemp)'} ({config._scratch_why})"
+
+
+def pytest_sessionfinish(session, exitstatus):
+    made = getattr(session.config, "_scratch_made", None)
+    if made is None:
+        return
+    if exitstatus == 0:
+        shutil.rmtree(made, ignore_errors=True)
+    else:
+        print(f"\nscratch kept for a look (RAM; remove it after): {made}", file=sys.stderr)
+
+
+@pytest.fixture
+def disk_tmp_path():
+    with scratch.on_disk() as folder:
+        yield folder
+
+
+# The slow modules first, in this order, so that under pytest-xdist
+# (scripts/test.sh) they start at once on the two workers and the short ones
+# fill in after: xdist hands each worker its first two files in collection
+# order (smoke and difftest to one, resume and the Slurm test to the other).
+SLOW_FIRST = ("tests/test_pipeline_smoke.py", "tests/test_resume.py", "tests/test_difftest.py",
+              "tests/test_slurm.py", "tests/test_bourbon.py")
+
+
+def _slow_rank(item):
+    path = item.nodeid.split("::")[0]
+    return SLOW_FIRST.index(path) if path in SLOW_FIRST else len(SLOW_FIRST)
 
 
 # Longer checks (marker `long`) run with `pytest --long` (README, "Longer
@@ -17,6 +69,7 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
+    items.sort(key=_slow_rank)  # stable: the rest keep their order
     if config.getoption("--long"):
         return
     skip = pytest.mark.skip(reason="a longer check: .venv/bin/python -m pytest --long -m long (README)")

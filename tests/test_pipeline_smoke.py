@@ -431,10 +431,12 @@ def _bench(*args):
                           capture_output=True, text=True)
 
 
-def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, tmp_path):
+def test_cold_run_on_a_copy_of_a_load_and_a_failure_mark(results, disk_tmp_path):
     """The benchmark job itself, on a real engine: a load leaves a database,
     a cold run copies it and evicts its pages (saying so in its log), and a
-    run the engine rejects leaves a failed record with the reason."""
+    run the engine rejects leaves a failed record with the reason. On the
+    disk the results go to (the pages it evicts are the device's)."""
+    tmp_path = disk_tmp_path
     binary = REPO / "build" / "engines" / "leveldb" / "bin" / "lsmbench"
     dataset = results / "smoke" / "datasets" / "uspr_uint64"
     common = [binary, "--dataset", dataset, "--seed", 3, "--ops", 2000, "--negative-share", 0.1,

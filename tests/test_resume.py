@@ -7,11 +7,17 @@ again, killed with SIGKILL likewise, started again to the end. It ends with
 the same files as the run without a stop, the datasets untouched, every raw
 log whole (lsmbench's end record, verified answers, its runner's report of a
 clean exit), the same tidy rows, no temporary, `.failed` or work-copy file,
-no cgroup and no benchmark process left, and nothing more to do."""
+no cgroup and no benchmark process left, and nothing more to do.
+
+It runs in a copy of the checkout (its own .snakemake, this checkout's
+build folder): ./reproduce removes a killed Snakemake's locks only when no
+other Snakemake runs in its folder, and the other tests (on another xdist
+worker) start Snakemake in this checkout at any moment."""
 import json
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -24,9 +30,37 @@ TARGET = ["baseline/point", "--config", "scale=smoke", "select=engine=leveldb"]
 RUNS = 4
 
 
-def _start(results):
+def _copy_checkout(dest):
+    """Tracked and untracked (not ignored) files, their times kept, so this
+    checkout's builds stay newer than their sources; the same .venv."""
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO,
+                           capture_output=True, check=True, text=True).stdout.split("\0")
+    for f in filter(None, files):
+        if (REPO / f).is_file():
+            (dest / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / f, dest / f)
+    (dest / ".venv").symlink_to((REPO / ".venv").resolve())
+    return dest
+
+
+@pytest.fixture
+def checkout(tmp_path, built):
+    # made here first: the copy's Snakemake may not rebuild this checkout's
+    # builds (CMake refuses another source folder)
+    built("leveldb")
+    r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default", "build/workloads/datagen"],
+                       cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return _copy_checkout(tmp_path / "checkout")
+
+
+def _reproduce(results, *extra):
+    return ["./reproduce", *TARGET, f"results_dir={results}", f"build_dir={REPO / 'build'}", *extra]
+
+
+def _start(checkout, results):
     # its own session: the kill reaches Snakemake alone, as `kill PID` would
-    return subprocess.Popen(["./reproduce", *TARGET, f"results_dir={results}"], cwd=REPO, stdout=subprocess.PIPE,
+    return subprocess.Popen(_reproduce(results), cwd=checkout, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
 
 
@@ -47,11 +81,11 @@ def _run_logs(results):
     return sorted((results / "smoke" / "raw" / "baseline" / "point").glob("*/r*.jsonl"))
 
 
-def _kill_mid_run(results, sig, timeout=240):
+def _kill_mid_run(checkout, results, sig, timeout=240):
     """Starts the target, waits until a run of this attempt is done and another
     benchmark job runs, sends sig to Snakemake; returns its output."""
     before = len(_run_logs(results))
-    proc = _start(results)
+    proc = _start(checkout, results)
     deadline = time.monotonic() + timeout
     while not (len(_run_logs(results)) > before and _bench_jobs(results)):
         assert proc.poll() is None, f"finished before it could be killed:\n{proc.stdout.read()[-3000:]}"
@@ -102,12 +136,11 @@ def _tidy_rows(results):
     return tidy[keys].sort_values(keys).reset_index(drop=True)
 
 
-def test_killed_twice_then_resumed_ends_like_an_uninterrupted_run(tmp_path):
+def test_killed_twice_then_resumed_ends_like_an_uninterrupted_run(tmp_path, checkout):
     """The uninterrupted run first; then its outputs but the calibration and
     the datasets go, and the same target is killed twice and resumed."""
     results = tmp_path / "results"
-    whole = subprocess.run(["./reproduce", *TARGET, f"results_dir={results}"], cwd=REPO, capture_output=True,
-                           text=True)
+    whole = subprocess.run(_reproduce(results), cwd=checkout, capture_output=True, text=True)
     assert whole.returncode == 0, (whole.stdout + whole.stderr)[-4000:]
     _check_whole(results)
     files, rows = _files(results), _tidy_rows(results)
@@ -115,22 +148,20 @@ def test_killed_twice_then_resumed_ends_like_an_uninterrupted_run(tmp_path):
     for path in _benchmark_outputs(results):
         shutil.rmtree(path) if path.is_dir() else path.unlink()
 
-    _kill_mid_run(results, signal.SIGTERM)
+    _kill_mid_run(checkout, results, signal.SIGTERM)
     # Snakemake lets the job in flight finish, then stops: nothing is half-written
-    _kill_mid_run(results, signal.SIGKILL)
+    _kill_mid_run(checkout, results, signal.SIGKILL)
     # its job in flight notices within a second or two and stops, removing what it wrote
     deadline = time.monotonic() + 30
     while _bench_jobs(results):
         assert time.monotonic() < deadline, "a benchmark job outlived the Snakemake that was killed"
         time.sleep(0.2)
-    done = subprocess.run(["./reproduce", *TARGET, f"results_dir={results}"], cwd=REPO, capture_output=True,
-                          text=True)
+    done = subprocess.run(_reproduce(results), cwd=checkout, capture_output=True, text=True)
     assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
     assert "lock file(s) of a run that was killed" in done.stderr  # Snakemake's own, else it would refuse to start
     assert _files(results) == files
     assert all(path.read_bytes() == data for path, data in datasets.items())
     _check_whole(results)
     pd.testing.assert_frame_equal(_tidy_rows(results), rows)
-    again = subprocess.run(["./reproduce", *TARGET, f"results_dir={results}", "--dry-run"], cwd=REPO,
-                           capture_output=True, text=True)
+    again = subprocess.run(_reproduce(results, "--dry-run"), cwd=checkout, capture_output=True, text=True)
     assert "Nothing to be done" in again.stdout + again.stderr

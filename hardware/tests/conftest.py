@@ -10,6 +10,14 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 DATA = Path(__file__).parent / "data"
 
+from tests import scratch  # noqa: E402 (needs REPO on the path)
+
+
+@pytest.fixture
+def disk_tmp_path():
+    with scratch.on_disk() as folder:
+        yield folder
+
 
 def run_module(module, *args, timeout=60, **kw):
     """python -m hardware.<module> ARGS from the repository root."""

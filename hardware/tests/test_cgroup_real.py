@@ -54,9 +54,9 @@ def _fstype(path):
 
 
 @pytest.fixture
-def disk_dir(tmp_path):
+def disk_dir(disk_tmp_path):
     """A directory whose page cache can be evicted (not tmpfs)."""
-    d = Path(os.environ.get("LSMBENCH_TEST_DIR", tmp_path))
+    d = Path(os.environ.get("LSMBENCH_TEST_DIR", disk_tmp_path))
     if _fstype(d.resolve()) in ("tmpfs", "ramfs", None):
         pytest.skip(f"{d} is on {_fstype(d)}; set LSMBENCH_TEST_DIR to a disk directory")
     d = d / f"cgroup-test-{os.getpid()}"

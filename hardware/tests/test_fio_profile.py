@@ -101,7 +101,10 @@ def test_bad_directory_and_size(tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
-def test_short_real_run(tmp_path):
+def test_short_real_run(disk_tmp_path):
+    """On the disk the databases go to: the one fio run of the tests that
+    measures the device (the smoke run's calibration runs in RAM)."""
+    tmp_path = disk_tmp_path
     jobs = tmp_path / "jobs"
     jobs.mkdir()
     shutil.copy(JOBS / "randread-4k-qd1.fio", jobs)
