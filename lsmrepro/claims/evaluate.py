@@ -16,7 +16,7 @@ paper/README.md ("The statistical rule") gives each band and test.
         --out-csv ... --out-md ...
     python -m lsmrepro.claims --study bourbon --figure fig12 --tidy results/local/tidy/bourbon/fig12.csv ...
     python -m lsmrepro.claims --power --scale local [--study S] [--claims FILE ...]
-    python -m lsmrepro.claims --power --scale local --write-underpowered
+    python -m lsmrepro.claims --power --scale local --write-underpowered   (the flag's list)
     python -m lsmrepro.claims --power --scale local --floor
     python -m lsmrepro.claims --measure-noise results/local [--write config/scales/local.yaml]
 """
@@ -42,7 +42,7 @@ from base.errors import InputError, cli
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "no data")
 VERDICT_COLUMNS = ["study", "claim", "paper", "section", "figure", "statement", "expected", "measured",
-                   "ci_low", "ci_high", "n", "unit", "verdict", "detail", "runs", "evidence",
+                   "ci_low", "ci_high", "n", "unit", "verdict", "underpowered", "detail", "runs", "evidence",
                    "paper_value", "paper_source", "rule", "context", "members", "noise_sd", "noise_df"]
 
 
@@ -188,7 +188,8 @@ def check(study, tidy, claims, figure=None, scale=None, scale_cfg=None):
             "study": study, "claim": claim["id"], "paper": paper, "section": claim["section"],
             "figure": f"{claim['figure']} ({fig.get('paper_figure', '—')})", "statement": claim["statement"],
             "expected": expected_text(claim), "measured": r["measured"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-            "n": r["n"], "unit": claim.get("unit", ""), "verdict": r["verdict"], "detail": r["detail"],
+            "n": r["n"], "unit": claim.get("unit", ""), "verdict": r["verdict"], "underpowered": "",
+            "detail": r["detail"],
             "runs": r["runs"], "evidence": r["evidence"],
             "paper_value": paper_value_text(claim["paper"]), "paper_source": " ".join(claim["paper"]["source"].split()),
             "rule": spec.rule_text(claim["rule"], claim["measure"]), "context": r["context"],
@@ -201,34 +202,16 @@ def check(study, tidy, claims, figure=None, scale=None, scale_cfg=None):
     return pd.DataFrame(rows, columns=VERDICT_COLUMNS)
 
 
-# how set_underpowered's detail starts, and where it keeps the data's own verdict
-UNDERPOWERED, DATA_ALONE = "underpowered at scale", "; the data alone: "
-
-
-def data_alone(detail):
-    """The verdict the data gave a claim set apart as underpowered (its
-    detail, from set_underpowered), else None."""
-    detail = str(detail)
-    if not detail.startswith(UNDERPOWERED) or DATA_ALONE not in detail:
-        return None
-    rest = detail.split(DATA_ALONE, 1)[1]
-    return next((v for v in sorted(VERDICTS, key=len, reverse=True) if rest.startswith(v)), None)
-
-
-def set_underpowered(verdicts, scale, scale_cfg, claims):
-    """A claim the scale cannot decide (its claims_underpowered) is
-    inconclusive at it, whatever its data; the data's own verdict stays in
-    the detail. Its measured value and interval are kept."""
+def flag_underpowered(verdicts, scale, scale_cfg, claims):
+    """`underpowered` = yes beside the verdict of each claim the scale's
+    power check found unable to decide there (its claims_underpowered,
+    written by --power --write-underpowered); the verdict stays the data's:
+    a TOST decision from an honest interval is valid at any power, power only
+    says how often a claim will decide."""
     from lsmrepro.claims import power as claims_power
     under = claims_power.underpowered(scale, scale_cfg, claims)
     out = verdicts.copy()
-    for i in out.index[out["claim"].isin(under)]:
-        was, detail = out.at[i, "verdict"], out.at[i, "detail"]
-        if was == "no data":
-            continue
-        out.at[i, "verdict"] = "inconclusive"
-        out.at[i, "detail"] = (f"{UNDERPOWERED} {scale} (config/scales/{scale}.yaml claims_underpowered): "
-                               f"{under[out.at[i, 'claim']]}{DATA_ALONE}{was}" + (f" ({detail})" if detail else ""))
+    out["underpowered"] = out["claim"].isin(under).map({True: "yes", False: ""})
     return out
 
 
@@ -276,7 +259,8 @@ def main(argv=None):
                          "deciding, and the scale's estimated wall time now and then")
     ap.add_argument("--write-underpowered", action="store_true",
                     help="with --power (every study): write the claims it finds failing, with its probabilities and "
-                         "their price, as config/scales/<scale>.yaml claims_underpowered (replacing the list)")
+                         "their price, as config/scales/<scale>.yaml claims_underpowered (replacing the list): "
+                         "the verdicts flag them underpowered, never change them")
     args = ap.parse_args(argv)
     from lsmrepro.plan.studies import load_scale
     if args.measure_noise:
@@ -304,7 +288,7 @@ def main(argv=None):
         reasons = scale_cfg.get("claims_without_data", {})
         no_data = verdicts["verdict"] == "no data"
         verdicts.loc[no_data, "detail"] = verdicts.loc[no_data, "claim"].map(reasons).fillna(verdicts.loc[no_data, "detail"])
-        verdicts = set_underpowered(verdicts, args.scale, scale_cfg, load_claims(args.claims))
+        verdicts = flag_underpowered(verdicts, args.scale, scale_cfg, load_claims(args.claims))
     with atomic_path(args.out_csv) as tmp:
         verdicts.to_csv(tmp, index=False)
     write_text(args.out_md, to_markdown(verdicts))

@@ -229,7 +229,8 @@ def fix(claim, rows, cv, reps, rng, level, prior=None):
 
 def underpowered(scale, scale_cfg, claims):
     """The scale's claims_underpowered ({id: reason}), every id a claim's
-    (of `claims` or of any study: a run may judge one study's alone)."""
+    (of `claims` or of any study: a run may judge one study's alone): the
+    claims the verdicts flag `underpowered`, never a verdict."""
     listed = scale_cfg.get("claims_underpowered", {})
     if not listed:
         return {}
@@ -279,7 +280,7 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None, with_fl
                 line += f"  FAIL: listed in claims_underpowered of config/scales/{scale}.yaml, but it decides: remove it"
             else:
                 set_apart.append(claim["id"])
-                line += f"  underpowered at {scale} (claims_underpowered): {under[claim['id']]}"
+                line += f"  flagged underpowered at {scale} (claims_underpowered): {under[claim['id']]}"
             out(line)
             continue
         if min(p_yes, p_no) < POWER:
@@ -304,7 +305,8 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None, with_fl
     judged_failed = [c for c in failed if c not in under]
     out(f"power at scale {scale}: {len(lines) - len(judged_failed)} of {len(lines)} claims can pass and can fail "
         f"(both probabilities >= {POWER}, {S_SIM} simulations each); {len(judged_failed)} fail"
-        + (f"; {len(set_apart)} more listed underpowered at this scale (judged inconclusive)" if set_apart else "")
+        + (f"; {len(set_apart)} more flagged underpowered at this scale (their verdicts are their data's)"
+           if set_apart else "")
         + (f"; {len(failed) - len(judged_failed)} listed underpowered but deciding" if len(failed) > len(judged_failed) else ""))
     return failed
 
