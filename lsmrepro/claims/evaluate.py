@@ -42,28 +42,40 @@ from base.errors import InputError, cli
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "no data")
 VERDICT_COLUMNS = ["study", "claim", "paper", "section", "figure", "statement", "expected", "measured",
-                   "ci_low", "ci_high", "n", "unit", "verdict", "underpowered", "detail", "runs", "evidence",
+                   "ci_low", "ci_high", "n", "unit", "verdict", "underpowered", "loads", "detail", "runs", "evidence",
                    "paper_value", "paper_source", "rule", "context", "members", "noise_sd", "noise_df"]
 
 
-def evaluate(claim, tidy, prior=None):
+def evaluate(claim, tidy, prior=None, loads=None):
     """The verdict fields of one claim: the aggregate (measured, 90%
     interval), the verdict, each member's, the context, the evidence.
     prior: claim -> the noise it borrows when its samples have df 0
-    (lsmrepro/claims/prior.py), or None."""
+    (lsmrepro/claims/prior.py), or None. loads: the number of independent
+    loads of the claim's figures (loads_of), None: each repetition its own.
+    From two loads on, the interval is built from per-load means, df from
+    loads (Kalibera & Jones, "Rigorous Benchmarking in Reasonable Time",
+    ISMM 2013): the load's variance is in it. On one load, a quantity its
+    runs all read from that load (once_per_load) has no variance estimate
+    and borrows none: one measurement is not exact."""
     m = claim["measure"]
     parts, not_points = cm.samples(m, tidy, claim["id"])
     cells, dropped = {}, 0
     for name, s in parts.items():
-        cells[name], d = cm.cells(m, s, not_points)
+        cells[name], d = cm.cells(m, s, not_points, loads=loads)
         dropped += d
+    flat = [x for pts in cells.values() for x in pts]
+    once = loads == 1 and cm.once_per_load(flat)
+    if once:
+        cells = {k: [x[..., :1] for x in pts] for k, pts in cells.items()}
     r = rule.decide(claim, cells)
-    if r["n"] and not r["df"] and prior is not None:
+    if r["n"] and not r["df"] and prior is not None and not once:
         r = rule.decide(claim, cells, prior(claim))
     back = lambda x: spec.from_scale(m, float(x[0]))  # noqa: E731
     out = {"measured": back(r["est"]), "ci_low": back(r["low"]), "ci_high": back(r["high"]), "n": r["n"],
            "verdict": str(r["verdict"][0]), "df": r["df"], "own_df": r["own_df"], "borrowed": r.get("borrowed"),
-           "unpaired": r.get("unpaired", []), "sd": float(r["sd"][0])}
+           "unpaired": r.get("unpaired", []), "sd": float(r["sd"][0]), "once_per_load": once,
+           "loads": (1 if loads == 1 else min(x.shape[-1] for x in flat)) if flat else 0}
+    out["exact"] = bool(out["loads"] >= 2 and r["own_df"] and out["sd"] == 0)
     out["members"] = {k: {"value": back(v["est"]), "low": back(v["low"]), "high": back(v["high"]),
                           **({"verdict": str(v["verdict"][0])} if "verdict" in v else {}),
                           **({"paper": claim["paper"]["members"][k]} if "members" in claim["paper"] else {})}
@@ -111,7 +123,11 @@ def _detail(claim, out, dropped):
                                + (f" {v['verdict']}" if "verdict" in v else "") for k, v in mem.items()))
     if out["unpaired"]:
         parts.append(f"left out, no paired samples in this run: {', '.join(out['unpaired'])}")
-    if out["n"] and not out["df"]:
+    if out["once_per_load"]:
+        parts.append("measured once per load, on one load: no estimate of its load-to-load variance (df 0)")
+    elif out["exact"]:
+        parts.append(f"exact: the same bytes on each of its {out['loads']} loads")
+    elif out["n"] and not out["df"]:
         parts.append("no repetitions to estimate noise (df 0)")
     elif out["n"] and out["borrowed"]:
         parts.append(f"one repetition a point: noise borrowed from {out['borrowed']}")
@@ -119,7 +135,8 @@ def _detail(claim, out, dropped):
         # the noise the power check assumes (config/scales noise:) can be
         # calibrated from this: a ratio's sd is sqrt(2) CV on the log scale
         scale = "log" if spec.log_scale(claim["measure"]) else "linear"
-        parts.append(f"pooled df {out['df']}, sd {_fmt(out['sd'])} ({scale})")
+        unit = f"per-load means of {out['loads']} loads" if out["loads"] >= 2 else "runs of one load"
+        parts.append(f"pooled df {out['df']}, sd {_fmt(out['sd'])} ({scale}, {unit})")
     if dropped:
         parts.append(f"{dropped} non-positive samples dropped (log scale)")
     return "; ".join(parts)
@@ -182,13 +199,13 @@ def check(study, tidy, claims, figure=None, scale=None, scale_cfg=None):
     for claim in claims:
         if claim["study"] != study or figure not in (None, claim["figure"]):
             continue
-        r = evaluate(claim, tidy, prior)
+        r = evaluate(claim, tidy, prior, loads_of(claim, scale_cfg))
         fig = studies.figures(study).get(claim["figure"], {}) if studies.spec_path(study).is_file() else {}
         rows.append({
             "study": study, "claim": claim["id"], "paper": paper, "section": claim["section"],
             "figure": f"{claim['figure']} ({fig.get('paper_figure', '—')})", "statement": claim["statement"],
             "expected": expected_text(claim), "measured": r["measured"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-            "n": r["n"], "unit": claim.get("unit", ""), "verdict": r["verdict"], "underpowered": "",
+            "n": r["n"], "unit": claim.get("unit", ""), "verdict": r["verdict"], "underpowered": "", "loads": r["loads"],
             "detail": r["detail"],
             "runs": r["runs"], "evidence": r["evidence"],
             "paper_value": paper_value_text(claim["paper"]), "paper_source": " ".join(claim["paper"]["source"].split()),
@@ -200,6 +217,25 @@ def check(study, tidy, claims, figure=None, scale=None, scale_cfg=None):
             "noise_sd": r["sd"] if r["own_df"] else math.nan, "noise_df": r["own_df"],
         })
     return pd.DataFrame(rows, columns=VERDICT_COLUMNS)
+
+
+def loads_of(claim, scale_cfg):
+    """The number of independent loads behind a claim's samples at a scale:
+    repetition r of a figure starts from load r mod its load_repetitions L
+    (lsmrepro.plan.studies.runs), and the loads of the systems it compares
+    are paired (load i of each from seed + i). Over the figures it reads,
+    the greatest common divisor of their L: repetitions in different
+    classes mod it never share a load of any figure. None without a scale
+    (each repetition its own load)."""
+    if scale_cfg is None:
+        return None
+    specs = studies.figures(claim["study"]) if studies.spec_path(claim["study"]).is_file() else {}
+    found = []
+    for f in sorted(cm.experiments(claim)):
+        if f in specs and "ops" in specs[f]:
+            reps = studies.counts(scale_cfg, claim["study"], f, specs[f])["repetitions"]
+            found.append(min(studies.load_repetitions(scale_cfg, claim["study"], f, reps), reps))
+    return math.gcd(*found) if found else None
 
 
 def flag_underpowered(verdicts, scale, scale_cfg, claims):
