@@ -19,6 +19,7 @@ paper/README.md ("The statistical rule") gives each band and test.
     python -m lsmrepro.claims --power --scale local --write-underpowered   (the flag's list)
     python -m lsmrepro.claims --power --scale local --floor
     python -m lsmrepro.claims --measure-noise results/local [--write config/scales/local.yaml]
+    python -m lsmrepro.claims --load-noise RUN_A RUN_B        (each figure's load sd, for load_noise:)
 """
 import argparse
 import json
@@ -199,7 +200,7 @@ def check(study, tidy, claims, figure=None, scale=None, scale_cfg=None):
     for claim in claims:
         if claim["study"] != study or figure not in (None, claim["figure"]):
             continue
-        r = evaluate(claim, tidy, prior, loads_of(claim, scale_cfg))
+        r = evaluate(claim, tidy, prior, cm.loads_of(claim, scale_cfg))
         fig = studies.figures(study).get(claim["figure"], {}) if studies.spec_path(study).is_file() else {}
         rows.append({
             "study": study, "claim": claim["id"], "paper": paper, "section": claim["section"],
@@ -217,25 +218,6 @@ def check(study, tidy, claims, figure=None, scale=None, scale_cfg=None):
             "noise_sd": r["sd"] if r["own_df"] else math.nan, "noise_df": r["own_df"],
         })
     return pd.DataFrame(rows, columns=VERDICT_COLUMNS)
-
-
-def loads_of(claim, scale_cfg):
-    """The number of independent loads behind a claim's samples at a scale:
-    repetition r of a figure starts from load r mod its load_repetitions L
-    (lsmrepro.plan.studies.runs), and the loads of the systems it compares
-    are paired (load i of each from seed + i). Over the figures it reads,
-    the greatest common divisor of their L: repetitions in different
-    classes mod it never share a load of any figure. None without a scale
-    (each repetition its own load)."""
-    if scale_cfg is None:
-        return None
-    specs = studies.figures(claim["study"]) if studies.spec_path(claim["study"]).is_file() else {}
-    found = []
-    for f in sorted(cm.experiments(claim)):
-        if f in specs and "ops" in specs[f]:
-            reps = studies.counts(scale_cfg, claim["study"], f, specs[f])["repetitions"]
-            found.append(min(studies.load_repetitions(scale_cfg, claim["study"], f, reps), reps))
-    return math.gcd(*found) if found else None
 
 
 def flag_underpowered(verdicts, scale, scale_cfg, claims):
@@ -297,8 +279,16 @@ def main(argv=None):
                     help="with --power (every study): write the claims it finds failing, with its probabilities and "
                          "their price, as config/scales/<scale>.yaml claims_underpowered (replacing the list): "
                          "the verdicts flag them underpowered, never change them")
+    ap.add_argument("--load-noise", nargs=2, metavar=("RUN_A", "RUN_B"),
+                    help="print each figure's load sd (noise.load_noise) from two runs' claims/ of one design, "
+                         "as the lines of a scale's load_noise:")
     args = ap.parse_args(argv)
     from lsmrepro.plan.studies import load_scale
+    if args.load_noise:
+        found = claims_noise.load_noise(*(claims_noise.read_verdicts(d) for d in args.load_noise))
+        for fig, (sd, n) in sorted(found.items()):
+            print(f"  {fig}: {sd:.4f}  # from {n} claims")
+        return
     if args.measure_noise:
         return _measure_noise(args.measure_noise, args.write)
     if args.power:

@@ -3,6 +3,8 @@ pairing group and split into members and points (paper/README.md,
 "Measures"). The samples are on the scale the rule tests (log for every
 kind but a slope; lsmrepro/claims/spec.py)."""
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -125,6 +127,25 @@ def experiments(claim):
             wanted = selector.get("experiment") or studies.figure_experiments(claim["study"], claim["figure"])
             named |= set(wanted if isinstance(wanted, list) else [wanted])
     return named
+
+
+def loads_of(claim, scale_cfg):
+    """The number of independent loads behind a claim's samples at a scale:
+    repetition r of a figure starts from load r mod its load_repetitions L
+    (lsmrepro.plan.studies.runs), and the loads of the systems it compares
+    are paired (load i of each from seed + i). Over the figures it reads,
+    the greatest common divisor of their L: repetitions in different
+    classes mod it never share a load of any figure. None without a scale
+    (each repetition its own load)."""
+    if scale_cfg is None:
+        return None
+    specs = studies.figures(claim["study"]) if studies.spec_path(claim["study"]).is_file() else {}
+    found = []
+    for f in sorted(experiments(claim)):
+        if f in specs and "ops" in specs[f]:
+            reps = studies.counts(scale_cfg, claim["study"], f, specs[f])["repetitions"]
+            found.append(min(studies.load_repetitions(scale_cfg, claim["study"], f, reps), reps))
+    return math.gcd(*found) if found else None
 
 
 def samples(m, tidy, cid):
