@@ -237,7 +237,7 @@ def local_power():
 
 def test_every_claim_can_pass_and_fail_at_local_or_is_listed_underpowered(local_power):
     """Issue 30: at local's measured noise and repetitions every claim
-    decides, or is in local's claims_underpowered (judged inconclusive
+    decides, or is in local's claims_underpowered (flagged underpowered
     there) because no affordable count makes it; a listed claim that decides
     fails the check too, so the list hides nothing."""
     failed, lines = local_power

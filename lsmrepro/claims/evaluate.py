@@ -65,6 +65,8 @@ def evaluate(claim, tidy, prior=None, loads=None):
         cells[name], d = cm.cells(m, s, not_points, loads=loads)
         dropped += d
     flat = [x for pts in cells.values() for x in pts]
+    # n counts runs, not load means: `loads` says how many loads they came from
+    runs_n = sum(x.shape[-1] for s in parts.values() for x in cm.cells(m, s, not_points)[0])
     once = loads == 1 and cm.once_per_load(flat)
     if once:
         cells = {k: [x[..., :1] for x in pts] for k, pts in cells.items()}
@@ -76,6 +78,7 @@ def evaluate(claim, tidy, prior=None, loads=None):
            "verdict": str(r["verdict"][0]), "df": r["df"], "own_df": r["own_df"], "borrowed": r.get("borrowed"),
            "unpaired": r.get("unpaired", []), "sd": float(r["sd"][0]), "once_per_load": once,
            "loads": (1 if loads == 1 else min(x.shape[-1] for x in flat)) if flat else 0}
+    out["n"] = runs_n if r["n"] else 0
     out["exact"] = bool(out["loads"] >= 2 and r["own_df"] and out["sd"] == 0)
     out["members"] = {k: {"value": back(v["est"]), "low": back(v["low"]), "high": back(v["high"]),
                           **({"verdict": str(v["verdict"][0])} if "verdict" in v else {}),
