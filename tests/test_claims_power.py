@@ -68,11 +68,12 @@ def test_too_few_repetitions_name_the_figure_and_the_price():
     assert lines[-2].startswith("  baseline/point: repetitions 2, needed ") and "by 1 claim(s) (+" in lines[-2]
 
 
-def test_a_claim_listed_underpowered_is_set_apart_and_judged_inconclusive_unless_it_decides():
+def test_a_claim_listed_underpowered_is_flagged_and_keeps_the_verdict_of_its_data():
     """claims_underpowered of a scale: a claim that cannot decide there is
-    not counted and its verdict is inconclusive, the data's own kept; one
-    listed that does decide fails the check (the list hides nothing); an
-    unknown id is an error naming the field."""
+    not counted by the check and is flagged `underpowered` beside its
+    verdict, which stays the data's (no list sets a verdict); one listed that
+    does decide fails the check (the list hides nothing); an unknown id is
+    an error naming the field."""
     import pandas as pd
     from base.errors import InputError
     cfg = dict(load_scale("smoke"), claims_underpowered={"too-tight": "no repetition count resolves 0.1%",
@@ -80,14 +81,15 @@ def test_a_claim_listed_underpowered_is_set_apart_and_judged_inconclusive_unless
     lines = []
     failed = claims_power.check("smoke", cfg, [TOO_TIGHT, SOUND], out=lines.append)
     assert failed == ["sound"]
-    assert "underpowered at smoke (claims_underpowered): no repetition count resolves 0.1%" in lines[0]
+    assert "flagged underpowered at smoke (claims_underpowered): no repetition count resolves 0.1%" in lines[0]
     assert "but it decides: remove it" in lines[1]
-    assert lines[-1].startswith("power at scale smoke: 0 of 0 claims") and "1 more listed underpowered" in lines[-1]
+    assert lines[-1].startswith("power at scale smoke: 0 of 0 claims") and "1 more flagged underpowered" in lines[-1]
     verdicts = pd.DataFrame({"claim": ["too-tight", "other"], "verdict": ["not reproduced", "reproduced"],
                              "detail": ["ratio 3", ""]})
-    out = claims.set_underpowered(verdicts, "smoke", cfg, [TOO_TIGHT, SOUND, dict(SOUND, id="other")])
-    assert list(out["verdict"]) == ["inconclusive", "reproduced"]
-    assert out.at[0, "detail"].endswith("no repetition count resolves 0.1%; the data alone: not reproduced (ratio 3)")
+    out = claims.flag_underpowered(verdicts, "smoke", cfg, [TOO_TIGHT, SOUND, dict(SOUND, id="other")])
+    assert list(out["verdict"]) == ["not reproduced", "reproduced"]
+    assert list(out["underpowered"]) == ["yes", ""]
+    assert list(out["detail"]) == ["ratio 3", ""]
     with pytest.raises(InputError, match=r"claims_underpowered.nosuch: the id of a claim"):
         claims_power.check("smoke", dict(cfg, claims_underpowered={"nosuch": "a reason long enough"}), [SOUND])
 
@@ -113,7 +115,7 @@ def test_the_underpowered_list_is_written_from_the_check_and_then_passes_it(tmp_
     assert path.read_text().startswith(original)  # the rest of the file as it was
     lines = []
     assert claims_power.check("smoke", cfg, [TOO_TIGHT, SOUND], out=lines.append) == []
-    assert "1 more listed underpowered" in lines[-1]
+    assert "1 more flagged underpowered" in lines[-1]
     claims_power.write_underpowered(path, {})
     assert path.read_text() == original
 
@@ -235,7 +237,7 @@ def local_power():
 
 def test_every_claim_can_pass_and_fail_at_local_or_is_listed_underpowered(local_power):
     """Issue 30: at local's measured noise and repetitions every claim
-    decides, or is in local's claims_underpowered (judged inconclusive
+    decides, or is in local's claims_underpowered (flagged underpowered
     there) because no affordable count makes it; a listed claim that decides
     fails the check too, so the list hides nothing."""
     failed, lines = local_power

@@ -349,3 +349,27 @@ def test_the_report_counts_the_differing_verdicts_and_the_disjoint_intervals(two
     html = report.compare_section(report._compare(tmp / "results", "smoke"))
     assert "1 of 4 verdicts differ" in html and "Disjoint intervals: 2 of the 3 claims both runs measured" in html
     assert html.index("b-differs") < html.index("c-disjoint") < html.index("a-same")
+
+
+def test_the_interval_model_expects_two_percent_disjoint_and_names_a_figure_above_it():
+    """Equal-width honest intervals of one truth are disjoint with chance
+    2 (1 - Phi(1.645 sqrt 2)) = 1.98%; a figure with 3 disjoint of 5 is
+    above the model (Poisson 95% of 0.1), one with none is not; a flip of
+    two decided verdicts is counted against its bound."""
+    def row(claim, figure, ours, ref, v=("reproduced", "reproduced")):
+        return {"study": "s", "claim": claim, "figure": figure, "differs": v[0] != v[1],
+                "verdict_ours": v[0], "verdict_reference": v[1],
+                "ci_low_ours": ours - 0.1, "ci_high_ours": ours + 0.1, "ci_low_reference": ref - 0.1,
+                "ci_high_reference": ref + 0.1}
+    rows = [row(f"f{i}", "fig1 (Figure 1)", 1.0, 1.0 + (0.5 if i < 3 else 0.0),
+                ("reproduced", "not reproduced") if i == 0 else ("reproduced", "reproduced")) for i in range(5)]
+    rows += [row(f"g{i}", "fig2 (Figure 2)", 1.0, 1.05) for i in range(5)]
+    cl = pd.DataFrame(rows)
+    cl["intervals"] = compare._intervals(cl)
+    assert compare.p_disjoint(cl.iloc[:1]).iloc[0] == pytest.approx(0.0198, abs=0.0005)
+    exp = compare.expected_counts(cl).set_index("figure")
+    assert exp.loc["all", "disjoint"] == 3 and exp.loc["all", "disjoint_expected"] == pytest.approx(0.2, abs=0.01)
+    assert exp.loc["s/fig1", "exceeds"] == "yes" and exp.loc["s/fig2", "exceeds"] == ""
+    assert exp.loc["s/fig1", "flips"] == 1 and exp.loc["s/fig1", "changed"] == 1
+    text = compare.expected_text(compare.expected_counts(cl))
+    assert text.startswith("observed 3 disjoint 90% intervals, 0.2 expected") and text.endswith("Figures above the model (Poisson 95%): s/fig1")

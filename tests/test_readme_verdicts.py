@@ -142,15 +142,14 @@ def test_the_repositorys_readmes_agree_with_the_shipped_reference():
                                REPO / "paper", check=True) == []
 
 
-def test_the_counts_line_says_how_many_inconclusive_are_underpowered_and_what_their_data_said():
+def test_the_counts_line_says_how_many_are_flagged_underpowered_and_their_verdicts():
     claims_ = pd.DataFrame({
-        "verdict": ["reproduced", "inconclusive", "inconclusive", "inconclusive"],
-        "detail": ["", "interval straddles the band",
-                   "underpowered at scale local (config/scales/local.yaml claims_underpowered): P 0.3; "
-                   "the data alone: not reproduced (ratio 3)",
-                   "underpowered at scale local (config/scales/local.yaml claims_underpowered): P 0.5; "
-                   "the data alone: reproduced"]})
+        "verdict": ["reproduced", "inconclusive", "not reproduced", "reproduced"],
+        "underpowered": ["", "", "yes", "yes"],
+        "detail": ["", "interval straddles the band", "ratio 3", ""]})
     line = readme_verdicts.counts_line(claims_, REPO / "results/reference/local/claims/x.csv")
-    assert line.startswith("**1 reproduced, 3 inconclusive** of 4 claims")
-    assert line.endswith(" 2 of the inconclusive are underpowered at this scale (the power check's "
-                         "claims_underpowered); their data alone: 1 reproduced, 1 not reproduced.")
+    assert line.startswith("**2 reproduced, 1 not reproduced, 1 inconclusive** of 4 claims")
+    assert line.endswith(" 2 are flagged underpowered at this scale (the power check's claims_underpowered;"
+                         " a flag, the verdict is the data's): 1 reproduced, 1 not reproduced.")
+
+

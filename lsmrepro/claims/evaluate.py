@@ -16,9 +16,10 @@ paper/README.md ("The statistical rule") gives each band and test.
         --out-csv ... --out-md ...
     python -m lsmrepro.claims --study bourbon --figure fig12 --tidy results/local/tidy/bourbon/fig12.csv ...
     python -m lsmrepro.claims --power --scale local [--study S] [--claims FILE ...]
-    python -m lsmrepro.claims --power --scale local --write-underpowered
+    python -m lsmrepro.claims --power --scale local --write-underpowered   (the flag's list)
     python -m lsmrepro.claims --power --scale local --floor
     python -m lsmrepro.claims --measure-noise results/local [--write config/scales/local.yaml]
+    python -m lsmrepro.claims --load-noise RUN_A RUN_B        (each figure's load sd, for load_noise:)
 """
 import argparse
 import json
@@ -43,31 +44,46 @@ from base.errors import InputError, cli
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "no data")
 VERDICT_COLUMNS = ["study", "claim", "paper", "section", "figure", "statement", "expected", "measured",
-                   "ci_low", "ci_high", "n", "unit", "verdict", "detail", "runs", "evidence",
+                   "ci_low", "ci_high", "n", "unit", "verdict", "underpowered", "loads", "detail", "runs", "evidence",
                    "paper_value", "paper_source", "rule", "context", "members", "noise_sd", "noise_df",
                    # the regime the claim depends on and whether this run reached it
                    # (lsmrepro/tidy/regime.py claim_regime); never the verdict
                    "regime", "regime_reached"]
 
 
-def evaluate(claim, tidy, prior=None):
+def evaluate(claim, tidy, prior=None, loads=None):
     """The verdict fields of one claim: the aggregate (measured, 90%
     interval), the verdict, each member's, the context, the evidence.
     prior: claim -> the noise it borrows when its samples have df 0
-    (lsmrepro/claims/prior.py), or None."""
+    (lsmrepro/claims/prior.py), or None. loads: the number of independent
+    loads of the claim's figures (loads_of), None: each repetition its own.
+    From two loads on, the interval is built from per-load means, df from
+    loads (Kalibera & Jones, "Rigorous Benchmarking in Reasonable Time",
+    ISMM 2013): the load's variance is in it. On one load, a quantity its
+    runs all read from that load (once_per_load) has no variance estimate
+    and borrows none: one measurement is not exact."""
     m = claim["measure"]
     parts, not_points = cm.samples(m, tidy, claim["id"])
     cells, dropped = {}, 0
     for name, s in parts.items():
-        cells[name], d = cm.cells(m, s, not_points)
+        cells[name], d = cm.cells(m, s, not_points, loads=loads)
         dropped += d
+    flat = [x for pts in cells.values() for x in pts]
+    # n counts runs, not load means: `loads` says how many loads they came from
+    runs_n = sum(x.shape[-1] for s in parts.values() for x in cm.cells(m, s, not_points)[0])
+    once = loads == 1 and cm.once_per_load(flat)
+    if once:
+        cells = {k: [x[..., :1] for x in pts] for k, pts in cells.items()}
     r = rule.decide(claim, cells)
-    if r["n"] and not r["df"] and prior is not None:
+    if r["n"] and not r["df"] and prior is not None and not once:
         r = rule.decide(claim, cells, prior(claim))
     back = lambda x: spec.from_scale(m, float(x[0]))  # noqa: E731
     out = {"measured": back(r["est"]), "ci_low": back(r["low"]), "ci_high": back(r["high"]), "n": r["n"],
            "verdict": str(r["verdict"][0]), "df": r["df"], "own_df": r["own_df"], "borrowed": r.get("borrowed"),
-           "unpaired": r.get("unpaired", []), "sd": float(r["sd"][0])}
+           "unpaired": r.get("unpaired", []), "sd": float(r["sd"][0]), "once_per_load": once,
+           "loads": (1 if loads == 1 else min(x.shape[-1] for x in flat)) if flat else 0}
+    out["n"] = runs_n if r["n"] else 0
+    out["exact"] = bool(out["loads"] >= 2 and r["own_df"] and out["sd"] == 0)
     out["members"] = {k: {"value": back(v["est"]), "low": back(v["low"]), "high": back(v["high"]),
                           **({"verdict": str(v["verdict"][0])} if "verdict" in v else {}),
                           **({"paper": claim["paper"]["members"][k]} if "members" in claim["paper"] else {})}
@@ -115,7 +131,11 @@ def _detail(claim, out, dropped):
                                + (f" {v['verdict']}" if "verdict" in v else "") for k, v in mem.items()))
     if out["unpaired"]:
         parts.append(f"left out, no paired samples in this run: {', '.join(out['unpaired'])}")
-    if out["n"] and not out["df"]:
+    if out["once_per_load"]:
+        parts.append("measured once per load, on one load: no estimate of its load-to-load variance (df 0)")
+    elif out["exact"]:
+        parts.append(f"exact: the same bytes on each of its {out['loads']} loads")
+    elif out["n"] and not out["df"]:
         parts.append("no repetitions to estimate noise (df 0)")
     elif out["n"] and out["borrowed"]:
         parts.append(f"one repetition a point: noise borrowed from {out['borrowed']}")
@@ -123,7 +143,8 @@ def _detail(claim, out, dropped):
         # the noise the power check assumes (config/scales noise:) can be
         # calibrated from this: a ratio's sd is sqrt(2) CV on the log scale
         scale = "log" if spec.log_scale(claim["measure"]) else "linear"
-        parts.append(f"pooled df {out['df']}, sd {_fmt(out['sd'])} ({scale})")
+        unit = f"per-load means of {out['loads']} loads" if out["loads"] >= 2 else "runs of one load"
+        parts.append(f"pooled df {out['df']}, sd {_fmt(out['sd'])} ({scale}, {unit})")
     if dropped:
         parts.append(f"{dropped} non-positive samples dropped (log scale)")
     return "; ".join(parts)
@@ -187,13 +208,14 @@ def check(study, tidy, claims, figure=None, scale=None, scale_cfg=None):
     for claim in claims:
         if claim["study"] != study or figure not in (None, claim["figure"]):
             continue
-        r = evaluate(claim, tidy, prior)
+        r = evaluate(claim, tidy, prior, cm.loads_of(claim, scale_cfg))
         fig = studies.figures(study).get(claim["figure"], {}) if studies.spec_path(study).is_file() else {}
         rows.append({
             "study": study, "claim": claim["id"], "paper": paper, "section": claim["section"],
             "figure": f"{claim['figure']} ({fig.get('paper_figure', '—')})", "statement": claim["statement"],
             "expected": expected_text(claim), "measured": r["measured"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-            "n": r["n"], "unit": claim.get("unit", ""), "verdict": r["verdict"], "detail": r["detail"],
+            "n": r["n"], "unit": claim.get("unit", ""), "verdict": r["verdict"], "underpowered": "", "loads": r["loads"],
+            "detail": r["detail"],
             "runs": r["runs"], "evidence": r["evidence"],
             "paper_value": paper_value_text(claim["paper"]), "paper_source": " ".join(claim["paper"]["source"].split()),
             "rule": spec.rule_text(claim["rule"], claim["measure"]), "context": r["context"],
@@ -223,34 +245,16 @@ def _regime_fields(claim, study, rows):
     return {"regime": " ".join(names), "regime_reached": reached if names else "n.a."}
 
 
-# how set_underpowered's detail starts, and where it keeps the data's own verdict
-UNDERPOWERED, DATA_ALONE = "underpowered at scale", "; the data alone: "
-
-
-def data_alone(detail):
-    """The verdict the data gave a claim set apart as underpowered (its
-    detail, from set_underpowered), else None."""
-    detail = str(detail)
-    if not detail.startswith(UNDERPOWERED) or DATA_ALONE not in detail:
-        return None
-    rest = detail.split(DATA_ALONE, 1)[1]
-    return next((v for v in sorted(VERDICTS, key=len, reverse=True) if rest.startswith(v)), None)
-
-
-def set_underpowered(verdicts, scale, scale_cfg, claims):
-    """A claim the scale cannot decide (its claims_underpowered) is
-    inconclusive at it, whatever its data; the data's own verdict stays in
-    the detail. Its measured value and interval are kept."""
+def flag_underpowered(verdicts, scale, scale_cfg, claims):
+    """`underpowered` = yes beside the verdict of each claim the scale's
+    power check found unable to decide there (its claims_underpowered,
+    written by --power --write-underpowered); the verdict stays the data's:
+    a TOST decision from an honest interval is valid at any power, power only
+    says how often a claim will decide."""
     from lsmrepro.claims import power as claims_power
     under = claims_power.underpowered(scale, scale_cfg, claims)
     out = verdicts.copy()
-    for i in out.index[out["claim"].isin(under)]:
-        was, detail = out.at[i, "verdict"], out.at[i, "detail"]
-        if was == "no data":
-            continue
-        out.at[i, "verdict"] = "inconclusive"
-        out.at[i, "detail"] = (f"{UNDERPOWERED} {scale} (config/scales/{scale}.yaml claims_underpowered): "
-                               f"{under[out.at[i, 'claim']]}{DATA_ALONE}{was}" + (f" ({detail})" if detail else ""))
+    out["underpowered"] = out["claim"].isin(under).map({True: "yes", False: ""})
     return out
 
 
@@ -307,9 +311,18 @@ def main(argv=None):
                          "deciding, and the scale's estimated wall time now and then")
     ap.add_argument("--write-underpowered", action="store_true",
                     help="with --power (every study): write the claims it finds failing, with its probabilities and "
-                         "their price, as config/scales/<scale>.yaml claims_underpowered (replacing the list)")
+                         "their price, as config/scales/<scale>.yaml claims_underpowered (replacing the list): "
+                         "the verdicts flag them underpowered, never change them")
+    ap.add_argument("--load-noise", nargs=2, metavar=("RUN_A", "RUN_B"),
+                    help="print each figure's load sd (noise.load_noise) from two runs' claims/ of one design, "
+                         "as the lines of a scale's load_noise:")
     args = ap.parse_args(argv)
     from lsmrepro.plan.studies import load_scale
+    if args.load_noise:
+        found = claims_noise.load_noise(*(claims_noise.read_verdicts(d) for d in args.load_noise))
+        for fig, (sd, n) in sorted(found.items()):
+            print(f"  {fig}: {sd:.4f}  # from {n} claims")
+        return
     if args.measure_noise:
         return _measure_noise(args.measure_noise, args.write)
     if args.power:
@@ -335,7 +348,7 @@ def main(argv=None):
         reasons = scale_cfg.get("claims_without_data", {})
         no_data = verdicts["verdict"] == "no data"
         verdicts.loc[no_data, "detail"] = verdicts.loc[no_data, "claim"].map(reasons).fillna(verdicts.loc[no_data, "detail"])
-        verdicts = set_underpowered(verdicts, args.scale, scale_cfg, load_claims(args.claims))
+        verdicts = flag_underpowered(verdicts, args.scale, scale_cfg, load_claims(args.claims))
     with atomic_path(args.out_csv) as tmp:
         verdicts.to_csv(tmp, index=False)
     write_text(args.out_md, to_markdown(verdicts))

@@ -3,6 +3,8 @@ pairing group and split into members and points (paper/README.md,
 "Measures"). The samples are on the scale the rule tests (log for every
 kind but a slope; lsmrepro/claims/spec.py)."""
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -127,6 +129,25 @@ def experiments(claim):
     return named
 
 
+def loads_of(claim, scale_cfg):
+    """The number of independent loads behind a claim's samples at a scale:
+    repetition r of a figure starts from load r mod its load_repetitions L
+    (lsmrepro.plan.studies.runs), and the loads of the systems it compares
+    are paired (load i of each from seed + i). Over the figures it reads,
+    the greatest common divisor of their L: repetitions in different
+    classes mod it never share a load of any figure. None without a scale
+    (each repetition its own load)."""
+    if scale_cfg is None:
+        return None
+    specs = studies.figures(claim["study"]) if studies.spec_path(claim["study"]).is_file() else {}
+    found = []
+    for f in sorted(experiments(claim)):
+        if f in specs and "ops" in specs[f]:
+            reps = studies.counts(scale_cfg, claim["study"], f, specs[f])["repetitions"]
+            found.append(min(studies.load_repetitions(scale_cfg, claim["study"], f, reps), reps))
+    return math.gcd(*found) if found else None
+
+
 def samples(m, tidy, cid):
     """(member -> Samples, the pair_on columns that are not points): the
     measure's samples, one member (AGGREGATE) unless the kind has members."""
@@ -194,11 +215,40 @@ def _slopes(rows, over, pair_on):
 SIM = "_sim"  # the simulation a synthetic row belongs to (lsmrepro/claims/power.py)
 
 
-def cells(m, s, not_points, log=None):
+LOAD = "_load"  # the load a sample's repetition started from (repetition mod the figure's load_repetitions)
+
+
+def repetitions_of(index):
+    """Each sample's repetition (float, nan where it has none): its
+    `repetition` level, else the r<N> that ends its `run` id."""
+    if "repetition" in index.names:
+        reps = pd.to_numeric(pd.Series(index.get_level_values("repetition")), errors="coerce")
+    else:
+        reps = pd.to_numeric(pd.Series(index.get_level_values("run")).astype(str).str.extract(r"r(\d+)$")[0],
+                             errors="coerce")
+    return reps.to_numpy(float)
+
+
+def by_load(v, loads):
+    """The samples `v` as their per-load means (Kalibera & Jones's top
+    level): repetition r started from load r mod `loads`
+    (lsmrepro.plan.studies.runs), so a point's samples on one load are
+    averaged and the load is the unit of the interval; the LOAD level
+    replaces the repetition's."""
+    keep = [n for n in v.index.names if n not in ("run", "repetition")]
+    label = repetitions_of(v.index) % loads  # a sample of no repetition (nan) stays a load of its own
+    keys = [v.index.get_level_values(n) for n in keep] + [pd.Index(label, name=LOAD)]
+    return v.groupby(keys, dropna=False).mean()
+
+
+def cells(m, s, not_points, log=None, loads=None):
     """A member's samples as one array (S, n) per point, on the test's
     scale (`log`: default, the measure's): S = 1 for measured data, or one
     row per simulation when the samples carry the SIM level; non-positive
-    samples of a log-scale measure are dropped and counted (second value)."""
+    samples of a log-scale measure are dropped and counted (second value).
+    `loads` >= 2 (the number of independent loads of the claim's figures):
+    one sample per load, the mean of its runs (by_load); 1 or None: one
+    sample per run (None: every repetition its own load)."""
     v = s.values.dropna()
     if v.empty:
         return [], 0
@@ -209,8 +259,10 @@ def cells(m, s, not_points, log=None):
         v = np.log(v[keep])
     if v.empty:
         return [], dropped
+    if loads is not None and loads >= 2:
+        v = by_load(v, loads)
     names = list(v.index.names)
-    point_levels = [i for i, n in enumerate(names) if n not in not_points and n != SIM]
+    point_levels = [i for i, n in enumerate(names) if n not in not_points and n not in (SIM, LOAD)]
     groups = v.groupby([v.index.get_level_values(i) for i in point_levels], dropna=False) if point_levels else [((), v)]
     if SIM not in names:
         return [g.to_numpy(float)[None, :] for _, g in groups], dropped
@@ -220,3 +272,12 @@ def cells(m, s, not_points, log=None):
         order = np.argsort(sims, kind="stable")
         out.append(g.to_numpy(float)[order].reshape(sims.nunique(), -1))
     return out, dropped
+
+
+def once_per_load(cells):
+    """Whether a one-load claim's samples are one measurement copied: every
+    point with two or more runs has the same value in each (a size, a count
+    or a timed load the runs read from their load's log). Such runs carry
+    no variance of the quantity, and zero is no estimate of it."""
+    repeated = [x for x in cells if x.shape[-1] >= 2]
+    return bool(repeated) and all(np.all(x == x[..., :1]) for x in repeated)

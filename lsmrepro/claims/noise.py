@@ -216,3 +216,35 @@ def _write_block(lines_, name, entries, comment):
     else:
         block_end = next((i for i in range(at + 1, end) if not re.match(r"(    |\s*$)", lines_[i])), end)
         lines_[at:block_end] = block
+
+
+def read_verdicts(run):
+    """Every study's verdict table of a run folder (RUN/claims/<study>.csv), one frame."""
+    paths = sorted(Path(run, "claims").glob("*.csv"))
+    if not paths:
+        raise InputError(Path(run, "claims"), None, "a claims/<study>.csv per study (lsmrepro.claims' verdicts)")
+    return pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)
+
+
+def load_noise(claims_a, claims_b, z=1.6449):
+    """Per figure ("study/figure"), the sd of a load's effect on a run's
+    log value, from two runs' verdict tables of one commit's design where
+    every point had one load: a claim's two estimates differ by their
+    interval errors (se from each 90% half-width) plus one load draw each,
+    so mean(d^2 - se1^2 - se2^2) / 2 is the estimate's load variance, and a
+    ratio's is two runs' (a load per side): / 2 again. Claims on a log
+    scale with an interval of non-zero width in both runs only; a figure
+    whose excess is negative gets 0. Provisional: a claim averaging points
+    on independent loads understates it."""
+    both = claims_a.merge(claims_b, on=["study", "claim"], suffixes=("_a", "_b"))
+    cols = [f"{c}_{s}" for c in ("measured", "ci_low", "ci_high") for s in "ab"]
+    vals = both[cols].apply(pd.to_numeric, errors="coerce")
+    ok = (vals > 0).all(axis=1) & (vals["ci_high_a"] > vals["ci_low_a"]) & (vals["ci_high_b"] > vals["ci_low_b"])
+    both, vals = both[ok], np.log(vals[ok])
+    se2 = sum(((vals[f"ci_high_{s}"] - vals[f"ci_low_{s}"]) / 2 / z) ** 2 for s in "ab")
+    excess = (vals["measured_a"] - vals["measured_b"]) ** 2 - se2
+    fig = both["study"] + "/" + both["figure_a"].astype(str).str.split(" ").str[0]
+    out = {}
+    for name, e in excess.groupby(fig):
+        out[name] = (float(np.sqrt(max(e.mean(), 0.0) / 4)), len(e))
+    return out

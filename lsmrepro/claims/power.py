@@ -35,6 +35,7 @@ S_SIM = 200
 POWER = 0.9
 MAX_REPETITIONS = 16  # the most repetitions a fix may propose
 SEED = 30
+LOAD_OF = "_load_of"  # a synthetic row's load without its seed: the load effect's key with repetition mod k
 
 
 def noise_cv(scale_cfg, claim, scale):
@@ -53,7 +54,8 @@ def _runs_tidy(runs):
         return pd.DataFrame(columns=["experiment", "run", "repetition"])
     out = pd.DataFrame([{**{aggregate.factor_column(k): v for k, v in r.factors.items() if k != "dataset"},
                          "experiment": r.figure, "dataset": r.dataset, "workload": r.workload,
-                         "repetition": r.rep, "run": f"{r.figure}/{r.point}/r{r.rep}"}
+                         "repetition": r.rep, "run": f"{r.figure}/{r.point}/r{r.rep}",
+                         LOAD_OF: re.sub(r"seed=\d+", "", r.load)}
                         for r in runs.itertuples()])
     return out.astype({c: str for c in out.columns if c != "repetition"})
 
@@ -120,22 +122,37 @@ def _log_truths(claim, rows, truth):
     return np.where(top, t, 0.0)
 
 
-def simulate(claim, rows, truths, sd, rng, level=1.0, prior=None):
+def _load_effects(rows, loads, load_sd, rng, sims):
+    """(sims, rows) draws of each row's load effect, N(0, load_sd) per load:
+    a run of repetition r starts from load r mod `loads` of its point's load
+    (None: every repetition its own), so rows on one load share a draw; the
+    loads of two systems are drawn apart (their pairing is not credited)."""
+    if not load_sd or LOAD_OF not in rows:
+        return 0.0
+    reps = rows["repetition"].astype(int).to_numpy()
+    key = rows[LOAD_OF].astype(str) + "#" + pd.Series(reps % loads if loads else reps, index=rows.index).astype(str)
+    codes, uniques = pd.factorize(key)
+    return load_sd * rng.standard_normal((sims, len(uniques)))[:, codes]
+
+
+def simulate(claim, rows, truths, sd, rng, level=1.0, prior=None, loads=None, load_sd=0.0):
     """The claim's verdicts, S_SIM simulations of its synthetic rows for each
     truth of `truths` (member -> test scale), in one pass of its measure
-    code; noise: sd of a row's log value (a slope's rows: sd * level,
-    linear); prior: the noise the claim borrows at df 0 (claims_prior).
-    Returns one verdict array (S_SIM,) per truth."""
+    code; noise at two levels (Kalibera & Jones's model): sd of a run's log
+    value within a load, load_sd of a load's (a slope's rows: times level,
+    linear), the samples reduced to per-load means as the verdicts reduce
+    them (`loads`, measure.loads_of); prior: the noise the claim borrows at
+    df 0 (claims_prior). Returns one verdict array (S_SIM,) per truth."""
     m = claim["measure"]
     base = np.concatenate([np.broadcast_to(_log_truths(claim, rows, t), (S_SIM, len(rows))) for t in truths])
-    noise = rng.standard_normal(base.shape)
-    values = base + sd * level * noise if not log_scale(m) else np.exp(base + sd * noise)
+    noise = sd * rng.standard_normal(base.shape) + _load_effects(rows, loads, load_sd, rng, base.shape[0])
+    values = base + level * noise if not log_scale(m) else np.exp(base + noise)
     sims = len(truths) * S_SIM
     tidy = rows.iloc[np.tile(np.arange(len(rows)), sims)].reset_index(drop=True).assign(
         value=values.reshape(-1), **{cm.SIM: np.repeat(np.arange(sims), len(rows))})
     sim_m = dict(m, pair_on=[*m.get("pair_on", ["run"]), cm.SIM])
     parts, not_points = cm.samples(sim_m, tidy, claim["id"])
-    members = {k: cm.cells(sim_m, s, not_points)[0] for k, s in parts.items()}
+    members = {k: cm.cells(sim_m, s, not_points, loads=loads)[0] for k, s in parts.items()}
     verdict = rule.decide(claim, members, prior)["verdict"]
     if verdict.shape[0] != sims:  # no samples at all: "no data" for every simulation
         verdict = np.full(sims, verdict[0])
@@ -184,14 +201,16 @@ def _truths(claim, names):
     return {k: bottom + f for k in names}, [{k: bottom - f for k in names}]
 
 
-def power(claim, rows, cv, rng, level=1.0, prior=None):
+def power(claim, rows, cv, rng, level=1.0, prior=None, design=(None, 0.0)):
     """(P(reproduced | paper's value), P(not reproduced | outside)): the
-    smaller over the outside truths (above and below the band)."""
+    smaller over the outside truths (above and below the band). design:
+    (loads, load_sd), the claim's independent loads and a load's sd
+    (design_of)."""
     over = claim["measure"].get("over")
     if rows.empty or (over and over not in rows):  # nothing to lay out: it can neither pass nor fail
         return 0.0, 0.0
     at, outside = _truths(claim, members_of(claim, rows))
-    yes, *nos = simulate(claim, rows, [at, *outside], cv, rng, level, prior)
+    yes, *nos = simulate(claim, rows, [at, *outside], cv, rng, level, prior, *design)
     return float(np.mean(yes == st.REPRODUCED)), min(float(np.mean(no == st.NOT)) for no in nos)
 
 
@@ -213,11 +232,11 @@ def _repetitions(scale_cfg, claim):
                 for f in cm.experiments(claim) if f in specs] or [0])
 
 
-def fix(claim, rows, cv, reps, rng, level, prior=None):
+def fix(claim, rows, cv, reps, rng, level, prior=None, design=(None, 0.0)):
     """The fewest repetitions (<= MAX_REPETITIONS) at which both powers reach
     POWER, or None: then the claim itself must change."""
     def ok(want):
-        return min(power(claim, with_repetitions(rows, want), cv, rng, level, prior)) >= POWER
+        return min(power(claim, with_repetitions(rows, want), cv, rng, level, prior, design)) >= POWER
     if reps >= MAX_REPETITIONS or not ok(MAX_REPETITIONS):
         return None
     low, high = reps, MAX_REPETITIONS  # power grows with repetitions: bisect for the fewest
@@ -227,9 +246,20 @@ def fix(claim, rows, cv, reps, rng, level, prior=None):
     return high
 
 
+def design_of(claim, scale_cfg):
+    """(loads, load_sd): the claim's independent loads at the scale
+    (measure.loads_of) and the sd of a load's effect on a run's log value,
+    the largest of its figures' `load_noise:` (config/scales/<scale>.yaml;
+    0 where none is given: then the simulation is the one-level model)."""
+    noise = scale_cfg.get("load_noise", {})
+    sds = [float(noise[f"{claim['study']}/{f}"]) for f in cm.experiments(claim) if f"{claim['study']}/{f}" in noise]
+    return cm.loads_of(claim, scale_cfg), max(sds, default=0.0)
+
+
 def underpowered(scale, scale_cfg, claims):
     """The scale's claims_underpowered ({id: reason}), every id a claim's
-    (of `claims` or of any study: a run may judge one study's alone)."""
+    (of `claims` or of any study: a run may judge one study's alone): the
+    claims the verdicts flag `underpowered`, never a verdict."""
     listed = scale_cfg.get("claims_underpowered", {})
     if not listed:
         return {}
@@ -270,7 +300,8 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None, with_fl
         # at one repetition a point the verdicts borrow the scale's measured noise, and so does the simulation
         prior = claims_prior.from_scale(claim, scale_cfg, scale)
         rng = claim_rng(claim)
-        p_yes, p_no = power(claim, rows, cv, rng, level, prior)
+        design = design_of(claim, scale_cfg)
+        p_yes, p_no = power(claim, rows, cv, rng, level, prior, design)
         line = (f"{claim['id']}: P(reproduced | paper) {p_yes:.2f}, P(not reproduced | outside) {p_no:.2f} "
                 f"[{len(rows)} rows, CV {cv:g}: {cv_from}]")
         if claim["id"] in under:
@@ -279,18 +310,19 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None, with_fl
                 line += f"  FAIL: listed in claims_underpowered of config/scales/{scale}.yaml, but it decides: remove it"
             else:
                 set_apart.append(claim["id"])
-                line += f"  underpowered at {scale} (claims_underpowered): {under[claim['id']]}"
+                line += f"  flagged underpowered at {scale} (claims_underpowered): {under[claim['id']]}"
             out(line)
             continue
         if min(p_yes, p_no) < POWER:
             failed.append(claim["id"])
-            fix_text = _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates, wants, prior)
+            fix_text = _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates, wants, prior,
+                                 design)
             line += "  FAIL: " + fix_text
             if reasons is not None:
                 reasons[claim["id"]] = (f"P(reproduced | paper) {p_yes:.2f}, P(not reproduced | outside) {p_no:.2f} "
                                         f"at {_repetitions(scale_cfg, claim)} repetitions, CV {cv:g} ({cv_from}); {fix_text}")
         else:
-            passing.append((claim, rows, cv, level, prior))
+            passing.append((claim, rows, cv, level, prior, design))
         out(line)
         lines.append(line)
     for text in _per_figure(wants, runs_of, estimates, scale):
@@ -304,12 +336,14 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None, with_fl
     judged_failed = [c for c in failed if c not in under]
     out(f"power at scale {scale}: {len(lines) - len(judged_failed)} of {len(lines)} claims can pass and can fail "
         f"(both probabilities >= {POWER}, {S_SIM} simulations each); {len(judged_failed)} fail"
-        + (f"; {len(set_apart)} more listed underpowered at this scale (judged inconclusive)" if set_apart else "")
+        + (f"; {len(set_apart)} more flagged underpowered at this scale (their verdicts are their data's)"
+           if set_apart else "")
         + (f"; {len(failed) - len(judged_failed)} listed underpowered but deciding" if len(failed) > len(judged_failed) else ""))
     return failed
 
 
-def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates, wants, prior=None):
+def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates, wants, prior=None,
+              design=(None, 0.0)):
     """What to change: the claim, or its figures' repetitions (with the price);
     `wants` collects, per figure set, the repetitions its claims need."""
     reps = _repetitions(scale_cfg, claim)
@@ -319,7 +353,7 @@ def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates
     if text:
         need["unrun"] += 1
         return text
-    want = fix(claim, rows, cv, reps, rng, level, prior)
+    want = fix(claim, rows, cv, reps, rng, level, prior, design)
     if want is None:
         need["unreachable"] += 1
         return (f"no repetition count up to {MAX_REPETITIONS} reaches {POWER}: fix the claim (its selectors, "
@@ -388,7 +422,7 @@ def _per_figure(wants, runs_of, estimates, scale):
 
 
 def _by_figure(passing):
-    """(study, figure) -> the passing claims' (claim, rows, cv, level, prior) reading it."""
+    """(study, figure) -> the passing claims' (claim, rows, cv, level, prior, design) reading it."""
     out = {}
     for item in passing:
         for f in cm.experiments(item[0]):
@@ -405,8 +439,8 @@ def _fewest(items, have, known, key):
     if key in known:
         return known[key]
     def ok(reps):
-        return all(min(power(c, with_repetitions(rows, reps), cv, claim_rng(c), level, prior)) >= POWER
-                   for c, rows, cv, level, prior in items)
+        return all(min(power(c, with_repetitions(rows, reps), cv, claim_rng(c), level, prior, design)) >= POWER
+                   for c, rows, cv, level, prior, design in items)
     low, high = 1, have  # ok(have) holds: every one of them passed there
     while high - low > 1:
         mid = (low + high) // 2

@@ -41,10 +41,19 @@ def paper(r):
     return text(r, "paper_value") or text(r, "expected")
 
 
+UNDERPOWERED = "underpowered at this scale"
+
+
 def verdict(r):
-    """The verdict; 'no data' with its reason."""
+    """The verdict; 'no data' with its reason; the underpowered flag beside
+    it (the verdict is the data's either way)."""
     v, detail = text(r, "verdict"), text(r, "detail")
-    return f"{v}: {detail}" if v == "no data" and detail else v
+    return (f"{v}: {detail}" if v == "no data" and detail else v) + flag(r)
+
+
+def flag(r):
+    """' (underpowered at this scale)' for a flagged claim, else ''."""
+    return f" ({UNDERPOWERED})" if text(r, "underpowered") == "yes" else ""
 
 
 def figure_id(r):

@@ -11,8 +11,10 @@ claims whose two 90% intervals are disjoint),
 figures.csv (per study, experiment and main metric: the geometric mean of
 the ratios ours/reference of the metric's mean per matched point, and
 whether each run reached the paper's regime),
-machines.csv (the two fingerprints and fio calibrations side by side) and
-index.md (all three), and prints index.md.
+machines.csv (the two fingerprints and fio calibrations side by side),
+expected.csv (per figure, the disjoint intervals and flips observed beside
+the counts the interval model expects, expected_counts) and
+index.md (all four), and prints index.md.
 """
 import argparse
 import json
@@ -21,6 +23,7 @@ from pathlib import Path
 import humanfriendly
 import numpy as np
 import pandas as pd
+from scipy import stats as sps
 
 from base.atomic import atomic_path, write_text
 from base.errors import InputError, cli
@@ -33,6 +36,8 @@ MATCH = ["experiment", "point", "metric", "op", "subset"]
 SIDES = ("ours", "reference")
 # Per claim and side: what the verdict CSV says about it.
 CLAIM_FIELDS = ["verdict", "measured", "ci_low", "ci_high", "n"]
+LEVEL = 0.90  # the two-sided level of a verdict's interval (lsmrepro/claims/stats.py ALPHA)
+DECIDED = {"reproduced", "not reproduced"}
 # fio measurements shown per machine (hardware.calibration_plot's columns).
 CALIBRATION = ["iops", "bandwidth_MiBps", "clat_mean_us"]
 
@@ -92,6 +97,60 @@ def compare_claims(ours, ref):
         [f"{f}_{s}" for s in SIDES for f in CLAIM_FIELDS] + ["statement"]
     order = both.sort_values(["differs", "_disjoint", "study", "claim"], ascending=[False, False, True, True])
     return order[cols].reset_index(drop=True)
+
+
+def p_disjoint(both):
+    """Per claim, the chance that two runs' 90% intervals are disjoint if
+    each held what it says: the two estimates of one truth differ by
+    d ~ N(0, se1^2 + se2^2), se from each half-width (normal quantile: df
+    is not in a verdict table, so it slightly overstates se at few df and
+    the chance with it), disjoint when |d| > h1 + h2. About 2% for equal
+    widths; 0 where a side has no interval or both are exact (width 0)."""
+    z = sps.norm.ppf(0.5 + LEVEL / 2)
+    h = [(pd.to_numeric(both[f"ci_high_{s}"], errors="coerce") - pd.to_numeric(both[f"ci_low_{s}"], errors="coerce")) / 2
+         for s in SIDES]
+    se = np.sqrt((h[0] / z) ** 2 + (h[1] / z) ** 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = 2 * sps.norm.sf((h[0] + h[1]) / se)
+    return pd.Series(np.where(se > 0, p, 0.0), index=both.index).fillna(0.0)
+
+
+def expected_counts(cl):
+    """Per figure (study, figure) and in all: observed against expected
+    under the interval model (p_disjoint): disjoint intervals; and
+    reproduced <-> not reproduced flips, whose expected count is bounded by
+    the expected disjoint count of the claims decided in both runs (a
+    reproduced interval lies inside the band and a not reproduced one
+    outside it, so a flip needs disjoint intervals, but for a direction
+    claim's no-effect band). `exceeds`: observed above the 95% upper
+    quantile of a Poisson count with the expected mean."""
+    cl = cl.assign(_p=p_disjoint(cl), _disjoint=cl["intervals"] == "disjoint",
+                   _decided=cl["verdict_ours"].isin(DECIDED) & cl["verdict_reference"].isin(DECIDED))
+    cl["_flip"] = cl["_decided"] & (cl["verdict_ours"] != cl["verdict_reference"])
+    rows = []
+    groups = [("all", cl)] + [(f"{s}/{str(f).split(' ')[0]}", g) for (s, f), g in cl.groupby(["study", "figure"])]
+    for name, g in groups:
+        exp_d = float(g["_p"].sum())
+        exp_f = float(g.loc[g["_decided"], "_p"].sum())
+        obs_d, obs_f = int(g["_disjoint"].sum()), int(g["_flip"].sum())
+        rows.append({"figure": name, "claims": len(g), "intervals_both": int(g["intervals"].isin(["overlap", "disjoint"]).sum()),
+                     "disjoint": obs_d, "disjoint_expected": round(exp_d, 2),
+                     "flips": obs_f, "flips_expected_at_most": round(exp_f, 2),
+                     "changed": int(g["differs"].sum()),
+                     "exceeds": "yes" if obs_d > sps.poisson.ppf(0.95, exp_d) or obs_f > sps.poisson.ppf(0.95, exp_f)
+                     else ""})
+    return pd.DataFrame(rows)
+
+
+def expected_text(exp):
+    """The counts as the model predicts them, and the figures that exceed them."""
+    a = exp.iloc[0]
+    over = exp[(exp["figure"] != "all") & (exp["exceeds"] == "yes")]["figure"].tolist()
+    return (f"observed {a['disjoint']} disjoint 90% intervals, {a['disjoint_expected']:.1f} expected under the "
+            f"interval model; {a['flips']} reproduced <-> not reproduced flips, at most "
+            f"{a['flips_expected_at_most']:.1f} expected; {a['changed']} changed verdicts (no model count: an "
+            f"inconclusive verdict's chance needs the band, not in a verdict table). Figures above the model "
+            f"(Poisson 95%): {', '.join(over) or 'none'}")
 
 
 def tidy(folder, study):
@@ -223,10 +282,12 @@ def claims_summary(cl):
             f"{int((cl['intervals'] == 'disjoint').sum())} of the {int(both.sum())} claims both runs measured")
 
 
-def index_md(scale, ref_dir, cl, fig, mach):
+def index_md(scale, ref_dir, cl, fig, mach, exp=None):
+    exp = expected_counts(cl) if exp is None else exp
     return "\n".join([
         f"# Scale {scale} beside the reference run ({ref_dir})", "",
         f"## Claims: {claims_summary(cl)}", "",
+        f"As the interval model predicts: {expected_text(exp)}.", "", _md(exp), "",
         "Differing verdicts first, then disjoint intervals. A run's interval holds its repetitions' noise "
         "over one load, not the load's own (the tree's shape): at one scale, disjoint intervals measure "
         "that (paper/README.md, \"What a run's interval does not hold\"); at another scale the values may "
@@ -243,10 +304,11 @@ def compare(scale, ref_dir, results="results", out_dir=None):
     cl = compare_claims(our_cl, ref_cl)
     fig = compare_figures(ours_dir, ref_dir, sorted(set(our_cl["study"]) & set(ref_cl["study"])))
     mach = compare_machines(ours_dir, ref_dir)
-    for name, df in (("claims", cl), ("figures", fig), ("machines", mach)):
+    exp = expected_counts(cl)
+    for name, df in (("claims", cl), ("figures", fig), ("machines", mach), ("expected", exp)):
         with atomic_path(out / f"{name}.csv") as tmp:
             df.to_csv(tmp, index=False)
-    text = index_md(scale, ref_dir, cl, fig, mach)
+    text = index_md(scale, ref_dir, cl, fig, mach, exp)
     write_text(out / "index.md", text)
     return text
 

@@ -32,7 +32,7 @@ import pandas as pd
 
 from lsmrepro.plan import studies
 from lsmrepro.claims import verdict_text as vt
-from lsmrepro.claims.evaluate import VERDICTS, data_alone
+from lsmrepro.claims.evaluate import VERDICTS
 from base.atomic import write_text
 from base.errors import InputError, cli
 
@@ -163,12 +163,13 @@ def claims_table(claims, regime):
 def counts_line(claims, claims_path):
     said = claims["verdict"].value_counts()
     parts = [f"{int(said.get(v, 0))} {v}" for v in VERDICTS if said.get(v, 0)]
-    alone = claims["detail"].map(data_alone).dropna().value_counts()
+    flagged = claims.loc[claims.get("underpowered", pd.Series("", index=claims.index)).astype(str) == "yes", "verdict"]
     under = ""
-    if len(alone):
-        split = ", ".join(f"{int(alone[v])} {v}" for v in VERDICTS if v in alone)
-        under = (f" {int(alone.sum())} of the inconclusive are underpowered at this scale (the power check's"
-                 f" claims_underpowered); their data alone: {split}.")
+    if len(flagged):
+        said_flagged = flagged.value_counts()
+        split = ", ".join(f"{int(said_flagged[v])} {v}" for v in VERDICTS if v in said_flagged)
+        under = (f" {len(flagged)} are flagged underpowered at this scale (the power check's claims_underpowered;"
+                 f" a flag, the verdict is the data's): {split}.")
     return (f"**{', '.join(parts) or 'no claims'}** of {len(claims)} claims (`{_shown(claims_path)}`;"
             " the rule that decides a verdict: paper/README.md, \"The statistical rule\")." + under + _by_regime(claims))
 

@@ -168,7 +168,8 @@ def claims_table(claims):
     rows = []
     for r, d in zip(claims.itertuples(), claims.to_dict("records")):
         rows.append({"claim": f"<code>{html.escape(r.claim)}</code>", "statement": _claim_details(r),
-                     "paper": html.escape(vt.paper(d)), "ours": html.escape(vt.ours(d)), "verdict": badge(r.verdict),
+                     "paper": html.escape(vt.paper(d)), "ours": html.escape(vt.ours(d)),
+                     "verdict": badge(r.verdict) + html.escape(vt.flag(d)),
                      "context": "<br>".join(html.escape(c) for c in vt.context(d)),
                      "regime reached": html.escape(_regime_cell(d))})
     frame = pd.DataFrame(rows, columns=["claim", "statement", "paper", "ours", "verdict", "context", "regime reached"])
