@@ -323,13 +323,21 @@ def estimate(results, scale, select=None, scale_cfg=None):
     study's counts each load once, as one Snakemake run of the study makes
     it once for every figure that reads it. `scale_cfg`: the scale's
     settings to price instead of config/scales/<scale>.yaml's (other counts)."""
+    return pricer(results, scale, select, scale_cfg)()
+
+
+def pricer(results, scale, select=None, scale_cfg=None):
+    """estimate's work, the job times read once: a function of a set of
+    "study/figure" experiments (None: all) to (per figure, per study), each
+    load counted once in a study's total, as one Snakemake run of those
+    figures makes it once."""
     runs = studies.runs(scale_cfg or studies.load_scale(scale), select=select)
     from engines.registry import load_variants
     variants = load_variants()
     canon = lambda job: _library_id(job, variants)  # noqa: E731
     measured = _by_library(job_times(results, scale)[0], variants)
     startup = _startup(measured)
-    per_scale_runs = {s: studies.runs(studies.load_scale(s)) for s in SCALES}
+    per_scale_runs = {}  # scale -> its runs, expanded only where a log lacks its ops
     loads = {}  # load id -> (seconds or None when unmeasured, disk bytes)
 
     def load_cost(load, r):
@@ -349,6 +357,8 @@ def estimate(results, scale, select=None, scale_cfg=None):
         the keys' ratio of this scale to the measured one)"""
         src_scale, s, phase, src_ops = _closest(measured[key], scale)
         if not src_ops:  # a log without its ops: the scale's configured ops
+            if src_scale not in per_scale_runs:
+                per_scale_runs[src_scale] = studies.runs(studies.load_scale(src_scale))
             src = per_scale_runs[src_scale]
             src_ops = src[(src["study"] == r.study) & (src["figure"] == r.figure)]["ops"].iloc[0]
         return s, phase, phase * r.ops / src_ops, _keys(scale, r.dataset_name) / _keys(src_scale, r.dataset_name)
@@ -375,10 +385,13 @@ def estimate(results, scale, select=None, scale_cfg=None):
         apart = [run_cost(r) for r in rows]
         return None if None in apart else startup + sum(c - startup for c in apart)
 
-    rows, per_study = [], {}
-    for study, fig, spec in studies.all_figures():
+    parts = {}  # (study, figure) -> (its row, its runs' seconds, runs unmeasured, its loads)
+
+    def figure_part(study, fig):
+        if (study, fig) in parts:
+            return parts[(study, fig)]
         mine = runs[(runs["study"] == study) & (runs["figure"] == fig)] if len(runs) else runs
-        seconds, missing, disk = 0.0, 0, 0.0
+        seconds, missing, disk, run_seconds = 0.0, 0, 0.0, 0.0
         jobs = {}  # an interleaved job's runs, else a run alone
         for r in mine.itertuples():
             jobs.setdefault((r.group, r.rep) if r.group else (r.point, r.rep, "alone"), []).append(r)
@@ -388,33 +401,47 @@ def estimate(results, scale, select=None, scale_cfg=None):
                 missing += len(job)
                 continue
             seconds += cost
-            per_study.setdefault(study, {"runs": 0.0, "loads": set(), "missing": 0})["runs"] += cost
-        entry = per_study.setdefault(study, {"runs": 0.0, "loads": set(), "missing": 0})
-        entry["missing"] += missing
+        run_seconds, run_missing, fig_loads = seconds, missing, set()
         for load, group in mine.groupby("load") if len(mine) else []:
             load_seconds, load_disk = load_cost(load, group.iloc[0])
-            entry["loads"].add(load)
+            fig_loads.add(load)
             disk += load_disk
             if load_seconds is None:
                 missing += 1
                 continue
             seconds += load_seconds
         interleaved_jobs = sum(1 for job in jobs.values() if job[0].group)
-        rows.append({"target": f"{study}/{fig}",
-                     "jobs": len(mine) + interleaved_jobs + (mine["load"].nunique() if len(mine) else 0),
-                     "estimated wall": humanfriendly.format_timespan(seconds) if seconds else "—",
-                     "seconds": round(seconds, 1), "peak disk (loads, upper bound)": humanfriendly.format_size(disk, binary=True),
-                     "unmeasured jobs": missing})
-    totals = []
-    for study, e in per_study.items():
-        costs = [loads[x] for x in e["loads"]]
-        seconds = e["runs"] + sum(c[0] for c in costs if c[0] is not None)
-        totals.append({"study": study, "loads": len(costs),
-                       "estimated wall": humanfriendly.format_timespan(seconds) if seconds else "—",
-                       "seconds": round(seconds, 1),
-                       "disk of loads (upper bound)": humanfriendly.format_size(sum(c[1] for c in costs), binary=True),
-                       "unmeasured jobs": e["missing"] + sum(c[0] is None for c in costs)})
-    return pd.DataFrame(rows), pd.DataFrame(totals)
+        row = {"target": f"{study}/{fig}",
+               "jobs": len(mine) + interleaved_jobs + (mine["load"].nunique() if len(mine) else 0),
+               "estimated wall": humanfriendly.format_timespan(seconds) if seconds else "—",
+               "seconds": round(seconds, 1), "peak disk (loads, upper bound)": humanfriendly.format_size(disk, binary=True),
+               "unmeasured jobs": missing}
+        parts[(study, fig)] = (row, run_seconds, run_missing, fig_loads)
+        return parts[(study, fig)]
+
+    def price(figures=None):
+        rows, per_study = [], {}
+        for study, fig, spec in studies.all_figures():
+            if figures is not None and f"{study}/{fig}" not in figures:
+                continue
+            row, run_seconds, run_missing, fig_loads = figure_part(study, fig)
+            rows.append(row)
+            entry = per_study.setdefault(study, {"runs": 0.0, "loads": set(), "missing": 0})
+            entry["runs"] += run_seconds
+            entry["missing"] += run_missing
+            entry["loads"] |= fig_loads
+        totals = []
+        for study, e in per_study.items():
+            costs = [loads[x] for x in sorted(e["loads"])]
+            seconds = e["runs"] + sum(c[0] for c in costs if c[0] is not None)
+            totals.append({"study": study, "loads": len(costs),
+                           "estimated wall": humanfriendly.format_timespan(seconds) if seconds else "—",
+                           "seconds": round(seconds, 1),
+                           "disk of loads (upper bound)": humanfriendly.format_size(sum(c[1] for c in costs), binary=True),
+                           "unmeasured jobs": e["missing"] + sum(c[0] is None for c in costs)})
+        return pd.DataFrame(rows), pd.DataFrame(totals)
+
+    return price
 
 
 def _closest(jobs, scale):

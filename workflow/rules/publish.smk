@@ -5,6 +5,7 @@ import os
 REFERENCE = "results/reference/local"  # the shipped reference run, if any
 COMPARE_CODE = lsm_studies.code_of("lsmrepro/publish/compare.py")
 REPORT_CODE = lsm_studies.code_of("lsmrepro/publish/report.py")
+RERUN_CODE = lsm_studies.code_of("lsmrepro/publish/rerun.py")
 
 
 # This run beside the shipped reference run (results/reference/local/,
@@ -32,10 +33,31 @@ rule compare:
         " --results {params.results} > /dev/null 2> {log}"
 
 
+# Per claim, the ./reproduce command that reruns its runs and its price from
+# this run's job times (lsmrepro/publish/rerun.py); shipped with tables/.
+rule claims_rerun:
+    input:
+        products=lambda w: study_products(w.scale),
+        code=RERUN_CODE,
+    output:
+        f"{RESULTS}/{{scale}}/tables/rerun.csv",
+    params:
+        # results/<scale>/tables/rerun.csv -> results
+        results=lambda w, output: os.path.dirname(os.path.dirname(os.path.dirname(output[0]))),
+    conda:
+        CONDA_ENV
+    log:
+        f"{RESULTS}/{{scale}}/logs/claims_rerun.log",
+    shell:
+        "python -m lsmrepro.publish.rerun --scale {wildcards.scale} --results {params.results}"
+        " --out {output} 2> {log}"
+
+
 rule report:
     input:
         products=lambda w: study_products(w.scale),
         compared=lambda w: [f"{RESULTS}/{w.scale}/compare/claims.csv"] if os.path.isdir(f"{REFERENCE}/claims") else [],
+        rerun=f"{RESULTS}/{{scale}}/tables/rerun.csv",
         fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
         builds=[engine_build_id(e) for e in ENGINES],
         logs=lambda w: study_logs(w.scale),
