@@ -1,7 +1,7 @@
 """What ./run-tests costs, measured from a clean clone: its phases (set-up,
 each component's C++ tests, the engine builds, pytest) in wall and CPU
 seconds, the slowest test modules, the tests counted, the compiler cache's
-hit rate, the machine's load; written into the README's Costs section
+hit rate, the machine's load; written into docs/costs.md
 between its `test-costs` markers (--write), so the table is never typed.
 
     .venv/bin/python scripts/test_costs.py [--cold] [--slurm] [--write]
@@ -26,7 +26,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-README = REPO / "README.md"
+README = REPO / "docs" / "costs.md"
 BEGIN, END = "<!-- test-costs: begin (scripts/test_costs.py --write) -->", "<!-- test-costs: end -->"
 SLOWEST = 8  # test modules listed by name; the rest summed
 
@@ -140,7 +140,7 @@ def write_readme(block, cold):
     """Replaces this kind's block (warm or cold) between the markers, keeping the other."""
     text = README.read_text()
     if BEGIN not in text or END not in text:
-        sys.exit(f"error: {README}: the markers {BEGIN!r} and {END!r} expected in the Costs section")
+        sys.exit(f"error: {README}: the markers {BEGIN!r} and {END!r} expected")
     head, rest = text.split(BEGIN, 1)
     body, tail = rest.split(END, 1)
     parts = dict(re.findall(r"<!-- (warm|cold) -->\n(.*?)(?=\n<!-- (?:warm|cold) -->|\Z)", body.strip("\n") + "\n", re.S))
@@ -153,7 +153,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cold", action="store_true", help="empty compiler cache and a new .venv")
     ap.add_argument("--slurm", action="store_true", help="also time the Slurm integration test alone")
-    ap.add_argument("--write", action="store_true", help="write the table into README.md's Costs section")
+    ap.add_argument("--write", action="store_true", help="write the table into docs/costs.md")
     ap.add_argument("--keep", action="store_true", help="keep the clone and its logs")
     args = ap.parse_args()
     result, work = measure(args.cold, args.slurm)

@@ -1,5 +1,5 @@
 """The import graph, drawn from the source (ast): folders import one way
-(README.md, "DESIGN: layers") and no module reaches itself through imports.
+(docs/design.md) and no module reaches itself through imports.
 Imports inside functions count: a lazy import is still a dependency."""
 from pathlib import Path
 
