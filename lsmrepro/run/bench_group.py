@@ -15,10 +15,22 @@ DIR/<point>.limits.json for every member; `member` copies them to the run's
 own paths (rule bench_run), so every reader of run logs reads an interleaved
 run as any other, and its log's `workload.interleave` says it was one.
 
-Memory: a `N%db` budget is N% of each distinct load the members copy (the
-copies of one load link its tables and share their pages), so each
-database keeps the cached share the paper's ratio gives; the cgroup
-runner's report is the job's, copied to every member.
+Pages: the members of one load read hard-linked copies of its tables, one
+set of pages, which every member warms for all of them alike. Members of
+different loads (lsm-eval's FP reads its own tables, the learned indexes
+one shared load) each get a copy with inodes of their own
+(`interleave_pages=own` in the meta): linked, the members of the shared
+load read pages a tenth of their turns ago while FP read its own a turn
+ago, and a learned get was ~1.3 us cheaper than on its own pages
+(engines/leveldb-learned/README.md, "Pages of their own"); the paper's
+framework runs every index as its own process on its own load
+(LearnedIndexInLSM benchmark_scripts/exp_pointquery.sh, `read -w` per
+index).
+
+Memory: a `N%db` budget is N% of each database the members read: each
+distinct load when linked, each member's copy when not, so each database
+keeps the cached share the paper's ratio gives; the cgroup runner's report
+is the job's, copied to every member.
 
 Failures: a member whose load failed gets its `failed` record and the rest
 run (alone, as a plain run, when one is left); an engine error or the memory
@@ -64,6 +76,12 @@ def read_members(text):
     return members
 
 
+def own_pages_needed(members):
+    """True when the members come from more than one load: then no member
+    may read pages another's reads cached (module doc, Pages)."""
+    return len({m["from"] for m in members}) > 1
+
+
 def _flags(flag, items):
     return [x for item in items for x in (flag, item)]
 
@@ -107,15 +125,18 @@ def _run(args, members, out):
         live.append(m)
     if not live:
         return 0
-    sources = sorted({m["from"] for m in live})
+    own_pages = own_pages_needed(live)
+    common["interleave_pages"] = "own" if own_pages else "shared"
+    # the databases the members read: one per load when linked, one per member when not
+    read = [m["from"] for m in live] if own_pages else sorted({m["from"] for m in live})
     if "%db" in args.memory:
         common["memory_limit_rule"] = args.memory
-        args.cache_budget = sum(db_share_budget(src, args.memory) for src in sources)
-        args.db_bytes = sum(db_bytes(src) for src in sources)
+        args.cache_budget = sum(db_share_budget(src, args.memory) for src in read)
+        args.db_bytes = sum(db_bytes(src) for src in read)
         args.memory = open_limit(args)
     t0 = time.monotonic()
     dbs = [Path(args.db, f"m{i}") for i in range(len(live))]
-    copies = [copy_db(m["from"], db) for m, db in zip(live, dbs)]
+    copies = [copy_db(m["from"], db, own_pages=own_pages) for m, db in zip(live, dbs)]
     if args.cache == "warm" and args.cache_budget is None:
         for how, db in zip(copies, dbs):
             if how == "link":
