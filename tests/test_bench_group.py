@@ -68,7 +68,7 @@ def test_members_whose_loads_failed_are_marked_and_nothing_runs(tmp_path):
         assert json.loads((out / f"{m['point']}.limits.json").read_text())["enforced"] is False
 
 
-def _table_inodes_seen_by_lsmbench(tmp_path, members):
+def _table_inodes_seen_by_lsmbench(tmp_path, members, pages=()):
     """Runs the job with a stand-in lsmbench that records, per member
     database it is given, the inode of its table; returns them in order."""
     seen = tmp_path / "seen.json"
@@ -89,7 +89,7 @@ json.dump([os.stat(os.path.join(m["db"], "000005.ldb")).st_ino for m in spec["me
             Path(m["from"], bench.LOADED_MARK).write_text(json.dumps({"files": bench.db_files(m["from"])}))
     with pytest.raises(SystemExit) as e:
         bench_group.main(["run", "--out", str(tmp_path / "out"), "--members", json.dumps(members),
-                          "--db", str(tmp_path / "work"), "--memory", "none", "--allow-unenforced", "--",
+                          "--db", str(tmp_path / "work"), "--memory", "none", "--allow-unenforced", *pages, "--",
                           str(fake), "--meta", "scale=smoke"])
     assert e.value.code == 0
     return json.loads(seen.read_text())
@@ -103,4 +103,8 @@ def test_members_of_one_load_share_its_pages_and_of_two_loads_have_their_own(tmp
     load_inode = os.stat(Path(pgm["from"], "000005.ldb")).st_ino
     assert inodes == [load_inode, load_inode]  # linked: one load, one set of pages
     inodes = _table_inodes_seen_by_lsmbench(tmp_path, [pgm, rmi, fp])
-    assert len(set(inodes)) == 3 and load_inode not in inodes  # FP's own load beside it: every member its own
+    # FP's own load beside it: the shared load's second member reads a copy, the others their links
+    fp_inode = os.stat(Path(fp["from"], "000005.ldb")).st_ino
+    assert inodes[0] == load_inode and inodes[1] not in (load_inode, fp_inode) and inodes[2] == fp_inode
+    inodes = _table_inodes_seen_by_lsmbench(tmp_path, [pgm, rmi, fp], pages=("--pages", "shared"))
+    assert inodes[:2] == [load_inode, load_inode]  # forced, to measure what sharing costs
