@@ -40,3 +40,12 @@ def test_a_database_with_a_folder_is_copied_not_linked(tmp_path):
     assert bench.copy_db(src, dst) in ("reflink", "copy")
     assert (dst / "archive" / "x").read_text() == "x"
     assert not os.path.samefile(src / "000005.ldb", dst / "000005.ldb")
+
+
+def test_a_copy_with_pages_of_its_own_never_links(tmp_path):
+    src = _load(tmp_path)
+    dst = tmp_path / "r0"
+    assert bench.copy_db(src, dst, own_pages=True) in ("reflink", "copy")
+    for name in ("000005.ldb", "000007.sst", "000003.vlog"):
+        assert not os.path.samefile(src / name, dst / name)
+        assert (dst / name).read_text() == (src / name).read_text()

@@ -4,6 +4,9 @@ whose loads failed are marked without starting lsmbench. The interleaved
 runs themselves run in the smoke pipeline (slr, lsm-eval fig8), their
 answers verified, and in engines/driver/tests/runner_test.cc."""
 import json
+import os
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -63,3 +66,45 @@ def test_members_whose_loads_failed_are_marked_and_nothing_runs(tmp_path):
         record = bench.read_failure(out / f"{m['point']}.jsonl")
         assert record["reason"] == f"its load failed: {reason}" and record["manifest"] == m["manifest"]
         assert json.loads((out / f"{m['point']}.limits.json").read_text())["enforced"] is False
+
+
+def _table_inodes_seen_by_lsmbench(tmp_path, members, pages=()):
+    """Runs the job with a stand-in lsmbench that records, per member
+    database it is given, the inode of its table; returns them in order."""
+    seen = tmp_path / "seen.json"
+    fake = tmp_path / "lsmbench"
+    fake.write_text(f"""#!{sys.executable}
+import json, os, sys
+if sys.argv[1:2] == ["--list-options"]:
+    print("index default pgm learned index"); sys.exit(0)
+spec = json.load(open(sys.argv[sys.argv.index("--interleave") + 1]))
+json.dump([os.stat(os.path.join(m["db"], "000005.ldb")).st_ino for m in spec["members"]], open({str(seen)!r}, "w"))
+""")
+    fake.chmod(0o755)
+    for m in members:
+        table = Path(m["from"], "000005.ldb")
+        if not table.exists():
+            table.write_text("table")
+            Path(m["from"], "CURRENT").write_text("MANIFEST-000002\n")
+            Path(m["from"], bench.LOADED_MARK).write_text(json.dumps({"files": bench.db_files(m["from"])}))
+    with pytest.raises(SystemExit) as e:
+        bench_group.main(["run", "--out", str(tmp_path / "out"), "--members", json.dumps(members),
+                          "--db", str(tmp_path / "work"), "--memory", "none", "--allow-unenforced", *pages, "--",
+                          str(fake), "--meta", "scale=smoke"])
+    assert e.value.code == 0
+    return json.loads(seen.read_text())
+
+
+def test_members_of_one_load_share_its_pages_and_of_two_loads_have_their_own(tmp_path):
+    pgm = _member(tmp_path, "pgm")
+    rmi = {**_member(tmp_path, "rmi"), "from": pgm["from"]}
+    fp = _member(tmp_path, "fp")
+    inodes = _table_inodes_seen_by_lsmbench(tmp_path, [pgm, rmi])
+    load_inode = os.stat(Path(pgm["from"], "000005.ldb")).st_ino
+    assert inodes == [load_inode, load_inode]  # linked: one load, one set of pages
+    inodes = _table_inodes_seen_by_lsmbench(tmp_path, [pgm, rmi, fp])
+    # FP's own load beside it: the shared load's second member reads a copy, the others their links
+    fp_inode = os.stat(Path(fp["from"], "000005.ldb")).st_ino
+    assert inodes[0] == load_inode and inodes[1] not in (load_inode, fp_inode) and inodes[2] == fp_inode
+    inodes = _table_inodes_seen_by_lsmbench(tmp_path, [pgm, rmi, fp], pages=("--pages", "shared"))
+    assert inodes[:2] == [load_inode, load_inode]  # forced, to measure what sharing costs

@@ -125,12 +125,14 @@ def read_once(db):
                 pass
 
 
-def copy_db(src, dst):
-    """Copies a database folder; returns "link" (link_db), "reflink" or "copy"."""
+def copy_db(src, dst, own_pages=False):
+    """Copies a database folder; returns "link" (link_db), "reflink" or "copy".
+    `own_pages`: never a link, so no other copy's reads cache this one's pages
+    (a reflink's files are inodes of their own, with their own page cache)."""
     dst = Path(dst)
     shutil.rmtree(dst, ignore_errors=True)
     dst.parent.mkdir(parents=True, exist_ok=True)
-    if link_db(src, dst):
+    if not own_pages and link_db(src, dst):
         return "link"
     r = subprocess.run(["cp", "-a", "--reflink=always", str(src), str(dst)], capture_output=True, text=True)
     if r.returncode == 0:

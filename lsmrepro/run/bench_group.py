@@ -4,7 +4,7 @@ lsmbench process that takes turns between their databases (lsmbench
 --interleave), each on its own copy of its load, under one memory limit.
 
     python -m lsmrepro.run.bench_group run --out DIR --members JSON --db DIR \\
-        --cache warm|cold --memory 70%|N%db [--allow-unenforced] -- LSMBENCH ARGS...
+        --cache warm|cold --memory 70%|N%db [--pages auto|shared|own] [--allow-unenforced] -- LSMBENCH ARGS...
     python -m lsmrepro.run.bench_group member --from DIR --point P --log R.jsonl --limits R.limits.json
 
 `--members` is a JSON list, one object per run: point, from (its load's
@@ -15,10 +15,24 @@ DIR/<point>.limits.json for every member; `member` copies them to the run's
 own paths (rule bench_run), so every reader of run logs reads an interleaved
 run as any other, and its log's `workload.interleave` says it was one.
 
-Memory: a `N%db` budget is N% of each distinct load the members copy (the
-copies of one load link its tables and share their pages), so each
-database keeps the cached share the paper's ratio gives; the cgroup
-runner's report is the job's, copied to every member.
+Pages: members of one load read hard-linked copies of its tables, one set
+of pages, which every member warms for all of them alike. Where members
+come from more than one load (lsm-eval's FP reads its own tables, the
+learned indexes one shared load), a member alone on its load keeps its
+links (its pages are its own) and every member after the first of a shared
+load gets a copy with inodes of its own (`interleave_pages=own` in the
+meta, `db_copy=copy`): linked, the members of the shared load read pages
+all ten of them warmed while FP read pages only its own reads warmed, and
+FP/PGM was 2.2-2.6 where it is 1.35-1.45 on pages of their own
+(engines/leveldb-learned/README.md, "Pages of their own"); the paper's
+framework runs every index as its own process on its own load
+(LearnedIndexInLSM benchmark_scripts/exp_pointquery.sh, `read -w` per
+index). `--pages shared|own` forces one way, to measure it.
+
+Memory: a `N%db` budget is N% of each database the members read: each
+load once (its links) and each copy, so each database
+keeps the cached share the paper's ratio gives; the cgroup runner's report
+is the job's, copied to every member.
 
 Failures: a member whose load failed gets its `failed` record and the rest
 run (alone, as a plain run, when one is left); an engine error or the memory
@@ -64,6 +78,22 @@ def read_members(text):
     return members
 
 
+def own_copies(members, pages="auto"):
+    """Per member, whether it reads a copy of its own rather than links of
+    its load: every member after the first of its load, when the members
+    come from more than one load (`auto`) or always (`own`); never
+    (`shared`). Then no member reads pages another member's reads cached
+    (module doc, Pages); a member alone on its load owns its pages linked."""
+    if pages == "shared" or (pages == "auto" and len({m["from"] for m in members}) < 2):
+        return [False] * len(members)
+    seen = set()
+    out = []
+    for m in members:
+        out.append(m["from"] in seen)
+        seen.add(m["from"])
+    return out
+
+
 def _flags(flag, items):
     return [x for item in items for x in (flag, item)]
 
@@ -107,15 +137,18 @@ def _run(args, members, out):
         live.append(m)
     if not live:
         return 0
-    sources = sorted({m["from"] for m in live})
+    own = own_copies(live, args.pages)
+    common["interleave_pages"] = "own" if any(own) else "shared"
+    # the databases the members read: each load once (linked), and each copy
+    read = sorted({m["from"] for m in live}) + [m["from"] for m, o in zip(live, own) if o]
     if "%db" in args.memory:
         common["memory_limit_rule"] = args.memory
-        args.cache_budget = sum(db_share_budget(src, args.memory) for src in sources)
-        args.db_bytes = sum(db_bytes(src) for src in sources)
+        args.cache_budget = sum(db_share_budget(src, args.memory) for src in read)
+        args.db_bytes = sum(db_bytes(src) for src in read)
         args.memory = open_limit(args)
     t0 = time.monotonic()
     dbs = [Path(args.db, f"m{i}") for i in range(len(live))]
-    copies = [copy_db(m["from"], db) for m, db in zip(live, dbs)]
+    copies = [copy_db(m["from"], db, own_pages=o) for m, db, o in zip(live, dbs, own)]
     if args.cache == "warm" and args.cache_budget is None:
         for how, db in zip(copies, dbs):
             if how == "link":
@@ -194,6 +227,9 @@ def main(argv=None):
     r.add_argument("--memory", required=True)
     r.add_argument("--open-memory", help="the limit until the open is done, for --memory N%%db (the scale's)")
     r.add_argument("--batch", type=int, default=BATCH_OPS, help=f"operations a turn (default {BATCH_OPS})")
+    r.add_argument("--pages", choices=["auto", "shared", "own"], default="auto",
+                   help="auto: a copy for every member after the first of its load when the members' loads "
+                        "differ (module doc, Pages); shared: links only; own: copies also from one load")
     r.add_argument("--allow-unenforced", action="store_true")
     m = sub.add_parser("member", help="one run's log and limits from its interleaved job")
     m.add_argument("--from", dest="source", required=True)

@@ -118,6 +118,9 @@ class LearnedEngine : public LevelDBEngine {
          {}},
         {"keep_keys", OT::kBool, "false",
          "packed entries with mapped keys and offsets kept in memory (variable-size entries)", {}},
+        {"rmi_leaves", OT::kInt, "0",
+         "index=rmi: second-level models a table, fixed (the paper's artifact's --rmisize, "
+         "default 1024); 0: n / position_boundary. Other indexes have none: ignored", {}},
         {"index_knobs", OT::kString, "",
          "extra lidx knobs, name:value;name:value (override the boundary's)", {}},
         {"sstable_size", OT::kInt, "0", "table target bytes (0: max_file_size)", {}},

@@ -16,6 +16,7 @@
 #include "db/dbformat.h"
 #include "layers/hooks/lookup_trace.h"
 #include "layers/learned/learned_table_checksums.h"
+#include "layers/learned/learned_table_config.h"
 #include "layers/learned/learned_table_footer.h"
 #include "layers/learned/learned_table_format.h"
 #include "leveldb/db.h"
@@ -299,6 +300,38 @@ TEST(LearnedTableTest, PaperRmiTrainsOnceWithBoundaryLeaves) {
     std::string v;
     for (size_t i = 0; i < keys.size(); i += 7) ASSERT_TRUE(t.db()->Get(ReadOptions(), keys[i], &v).ok());
   }
+}
+
+// Figure 8's RMI as the paper's artifact runs it: a fixed second level
+// (`--rmisize`, default 1024) whatever the table's keys; rmi-sized and the
+// other indexes keep the boundary's knobs.
+TEST(LearnedTableTest, RmiLeavesFixesTheSecondLevel) {
+  LearnedTableConfig c;
+  c.index = "rmi";
+  c.position_boundary = 16;
+  ASSERT_EQ(TableIndexKnobs(c, 40000).at("leaves"), "2500");
+  std::string err;
+  ASSERT_TRUE(SetLearnedTableOption("rmi_leaves", "1024", &c, &err)) << err;
+  ASSERT_EQ(TableIndexKnobs(c, 40000).at("leaves"), "1024");
+  ASSERT_EQ(TableIndexKnobs(c, 500).at("leaves"), "1024");
+  ASSERT_FALSE(SetLearnedTableOption("rmi_leaves", "-3", &c, &err));
+  ASSERT_NE(err.find("rmi_leaves"), std::string::npos) << err;
+  c.index = "rmi-sized";
+  ASSERT_EQ(TableIndexKnobs(c, 40000).at("leaves"), "2500");
+  c.index = "pgm";
+  ASSERT_EQ(TableIndexKnobs(c, 40000).at("epsilon"), "8");
+  c.index = "fp";
+  ASSERT_TRUE(CheckLearnedTableConfig(c, &err)) << err;  // one figure's runs all carry it
+
+  c.index = "rmi";
+  LearnedDB t(c, 1 << 20);
+  ASSERT_TRUE(t.Open().ok());
+  const std::vector<std::string> keys = SkewedKeys(/*decimal=*/false, 40000);
+  for (const std::string& k : keys) ASSERT_TRUE(t.db()->Put(WriteOptions(), k, "v").ok());
+  t.db()->CompactRange(nullptr, nullptr);
+  ASSERT_EQ(t.format().Stats().trainings, t.format().Stats().tables_built);
+  std::string v;
+  for (size_t i = 0; i < keys.size(); i += 7) ASSERT_TRUE(t.db()->Get(ReadOptions(), keys[i], &v).ok());
 }
 
 // A scan of known length (trace::ScopedScanLength, set by the adapter)

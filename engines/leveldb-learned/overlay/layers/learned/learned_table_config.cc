@@ -52,7 +52,7 @@ const std::vector<std::string>& LearnedTableOptionKeys() {
   static const std::vector<std::string> kKeys = {
       "index",         "position_boundary",   "keep_keys",        "retrain",
       "slr",           "slr_segments",        "slr_error_threshold", "slr_max_segments",
-      "slr_min_pairs", "slr_last_mile",       "index_knobs"};
+      "slr_min_pairs", "slr_last_mile",       "index_knobs",      "rmi_leaves"};
   return kKeys;
 }
 
@@ -85,6 +85,7 @@ bool SetLearnedTableOption(const std::string& k, const std::string& v, LearnedTa
   if (k == "slr_error_threshold") return ParseUint(k, v, 0, &c->slr_error_threshold, err);
   if (k == "slr_max_segments") return ParseUint(k, v, 1, &c->slr_max_segments, err);
   if (k == "slr_min_pairs") return ParseUint(k, v, 0, &c->slr_min_pairs, err);
+  if (k == "rmi_leaves") return ParseUint(k, v, 0, &c->rmi_leaves, err);
   if (k == "index_knobs") {
     lidx::Options o;
     if (!lidx::ParseKnobList(v, &o, err)) {
@@ -151,6 +152,9 @@ std::string BoundaryKnobNames() {
 std::map<std::string, std::string> TableIndexKnobs(const LearnedTableConfig& c, uint64_t n) {
   const lidx::IndexInfo* info = lidx::FindIndexInfo(c.index);
   lidx::Options o = info ? lidx::BoundaryKnobs(*info, c.position_boundary, n) : lidx::Options();
+  if (info != nullptr && info->boundary == lidx::BoundaryKind::kLeaves && c.rmi_leaves > 0) {
+    o[std::string(info->knob)] = std::to_string(c.rmi_leaves);
+  }
   for (const auto& kv : c.knobs) o[kv.first] = kv.second;
   return o;
 }

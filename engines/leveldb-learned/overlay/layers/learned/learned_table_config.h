@@ -32,6 +32,11 @@ struct LearnedTableConfig {
   uint64_t position_boundary = 16;  // width of the predicted position range
   bool keep_keys = false;     // packed entries + mapped keys/offsets in memory
   std::map<std::string, std::string> knobs;  // extra lidx knobs (override)
+  // index=rmi: second-level models a table, fixed, as the paper's artifact
+  // sets them (LearnedIndexInLSM `--rmisize`, default 1024); 0: n /
+  // position_boundary (lidx BoundaryKind::kLeaves). Other indexes have no
+  // second level and ignore it, so one figure's runs can all carry it.
+  uint64_t rmi_leaves = 0;
   // Tables this format did not build (a loaded database) are searched with
   // a model of this configuration trained over their keys, not with the
   // model stored in the file: the entries' layout does not depend on the
@@ -53,7 +58,7 @@ struct LearnedTableConfig {
 // Sets one option: index, position_boundary, keep_keys, retrain, slr
 // (off|binary|eq|ea|eq-bad), slr_segments, slr_error_threshold,
 // slr_max_segments, slr_min_pairs, slr_last_mile (paper|linear|binary|
-// exponential), index_knobs ("name:value;..."), knob.NAME. False and *err
+// exponential), rmi_leaves, index_knobs ("name:value;..."), knob.NAME. False and *err
 // (naming the option and what it expects) on an unknown key or bad value.
 bool SetLearnedTableOption(const std::string& key, const std::string& value,
                            LearnedTableConfig* c, std::string* err);
