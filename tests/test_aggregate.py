@@ -183,3 +183,28 @@ def test_joining_a_file_that_is_not_a_tidy_table_is_an_error(tmp_path):
     with pytest.raises(InputError, match="bad.csv: header"):
         aggregate.concat([bad], tmp_path / "out.csv")
     assert not (tmp_path / "out.csv").exists()
+
+
+def test_a_time_limited_run_says_so_and_its_throughput_is_of_the_ops_done(tmp_path, sample_records, write_log):
+    """YCSB maxexecutiontime stopped the run after 40 of 3000 ops in 2 s:
+    its tidy rows flag it, and its throughput is 40 / 2, not 3000 / 2."""
+    records = sample_records()
+    for r in records:
+        if r["type"] == "phase" and r["phase"] == "run":
+            r.update(ops=40, seconds=2.0, ops_per_sec=20.0, ops_planned=3000, time_limit_seconds=2.0,
+                     time_limited=True)
+        if r["type"] == "latency":
+            r["count"] = 40
+    limited = write_log(tmp_path / "limited.jsonl", records)
+    plain = write_log(tmp_path / "plain.jsonl", sample_records(rep=1))
+    aggregate.aggregate([str(limited), str(plain)], tmp_path / "t.csv")
+    tidy = pd.read_csv(tmp_path / "t.csv")
+    one = tidy[tidy["repetition"] == 0].set_index("metric")["value"]
+    assert one["run_time_limited"] == 1
+    assert one["run_ops"] == 40 and one["run_ops_planned"] == 3000
+    assert one["run_throughput"] == pytest.approx(40 / 2.0)
+    # a run without a limit has no limit rows (every planned op done)
+    assert not set(tidy[tidy["repetition"] == 1]["metric"]) & {"run_time_limited", "run_ops", "run_ops_planned"}
+    records[3]["time_limited"] = False  # a limit not reached
+    aggregate.aggregate([str(write_log(tmp_path / "reached.jsonl", records))], tmp_path / "u.csv")
+    assert pd.read_csv(tmp_path / "u.csv").set_index("metric")["value"]["run_time_limited"] == 0

@@ -4,6 +4,7 @@ test input in the layout of results/<scale>/."""
 import gzip
 import json
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -373,3 +374,45 @@ def test_the_interval_model_expects_two_percent_disjoint_and_names_a_figure_abov
     assert exp.loc["s/fig1", "flips"] == 1 and exp.loc["s/fig1", "changed"] == 1
     text = compare.expected_text(compare.expected_counts(cl))
     assert text.startswith("observed 3 disjoint 90% intervals, 0.2 expected") and text.endswith("Figures above the model (Poisson 95%): s/fig1")
+
+
+def test_a_time_limited_run_is_priced_as_it_measured_not_scaled_by_its_planned_ops(tmp_path):
+    """A run YCSB maxexecutiontime stopped after 100 ops in 6 s (its job
+    10 s: a start-up of 4 s) costs 10 s again at the same limit, not 6 s x
+    its ops / 100; the same run from a shipped reference's tidy rows
+    (run_time_limited, run_ops) too. Without the flag it scales."""
+    from lsmrepro.plan import studies
+    runs = studies.runs(studies.load_scale("local"), "baseline", "point")
+    base = tmp_path / "local"
+
+    def raw_log(path, limited):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        limit = {"ops_planned": 1000000, "time_limit_seconds": 6.0, "time_limited": True} if limited else {}
+        path.write_text(json.dumps({"type": "run", "workload": {"kind": "point"}}) + "\n" +
+                        json.dumps({"type": "phase", "phase": "run", "ops": 100, "seconds": 6.0, **limit}) + "\n")
+
+    for load in runs["load"].unique():
+        _bench(base, f"loads/{load}", 20.0)
+    for r in runs.itertuples():
+        _bench(base, f"{r.study}/{r.figure}/{r.point}/r{r.rep}", 10.0)
+        raw_log(base / "raw" / r.study / r.figure / r.point / f"r{r.rep}.jsonl", limited=True)
+    loads = 20.0 * runs["load"].nunique()
+    point = lambda: targets.estimate(tmp_path, "local")[0].set_index("target").loc["baseline/point", "seconds"]  # noqa: E731
+    assert point() == pytest.approx(loads + 10.0 * len(runs))
+    for r in runs.itertuples():
+        raw_log(base / "raw" / r.study / r.figure / r.point / f"r{r.rep}.jsonl", limited=False)
+    assert point() == pytest.approx(loads + sum(4.0 + 6.0 * r.ops / 100 for r in runs.itertuples()), rel=1e-3)
+
+    shutil.rmtree(base)
+    ref = tmp_path / "reference" / "local"
+    rows = []
+    for load in runs["load"].unique():
+        _bench(ref, f"loads/{load}", 20.0)
+    for r in runs.itertuples():
+        _bench(ref, f"{r.study}/{r.figure}/{r.point}/r{r.rep}", 10.0)
+        run = dict(study=r.study, experiment=r.figure, point=r.point, repetition=r.rep, source="x.jsonl:1")
+        rows += [dict(run, metric="run_seconds", value=6.0), dict(run, metric="setup_ops", value=r.ops),
+                 dict(run, metric="run_ops", value=100), dict(run, metric="run_time_limited", value=1)]
+    (ref / "tidy").mkdir(parents=True)
+    pd.DataFrame(rows).to_csv(ref / "tidy" / "baseline.csv.gz", index=False)
+    assert point() == pytest.approx(loads + 10.0 * len(runs))

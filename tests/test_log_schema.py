@@ -55,6 +55,9 @@ RUNS = {
     "ycsb-a": ["--workload", "ycsb", "--spec", "workloads/ycsb/workloada"],
     "ycsb-e": ["--workload", "ycsb", "--spec", "workloads/ycsb/workloade", "--settle", "full"],
     "ycsb-f": ["--workload", "ycsb", "--spec", "workloads/ycsb/workloadf"],
+    # a time limit the map engine never reaches: the run phase still says it had one
+    "ycsb-c-limit": ["--workload", "ycsb", "--spec", "workloads/ycsb/workloadc", "-p", "maxexecutiontime=600"],
+    "point-limit": ["--workload", "point", "--max-execution-time", "600"],
 }
 
 
@@ -140,3 +143,16 @@ def test_real_engine_output_passes_the_schema(built, dataset, tmp_path):
             log = runlog.read(run_lsmbench(binary, dataset, tmp_path, args, f"{engine}-{name}"))
             assert log.run["engine"] == engine
             assert log.of_type("engine")[0].data["index_bytes"] > 0
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--workload", "diff", "--max-execution-time", "5"], "--max-execution-time: --workload point only"),
+    (["--workload", "ycsb", "--spec", "workloads/ycsb/workloadc", "--max-execution-time", "5"],
+     "-p maxexecutiontime=N"),
+    (["--workload", "ycsb", "--spec", "workloads/ycsb/workloadc", "-p", "maxexecutiontime=soon"],
+     "maxexecutiontime: expected an integer >= 0"),
+])
+def test_a_time_limit_where_it_does_not_belong_is_one_clear_error(lsmbench_map, dataset, tmp_path, args, says):
+    r = subprocess.run([lsmbench_map, "--db", tmp_path / "db", "--dataset", dataset / "keys_uint64",
+                        "--log", tmp_path / "log.jsonl", *args], cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and says in r.stderr, r.stderr

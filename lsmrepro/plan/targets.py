@@ -13,8 +13,10 @@
         benchmarks, shipped with the repository) is used, its I/O share
         scaled by the two machines' fio calibrations (device_ratios,
         reference_note). A run's measured phase scales
-        with its ops, a load and the rest of a run (reading the dataset,
-        copying the database) with the keys; the start-up of a job does not.
+        with its ops (a run a time limit stopped: up to what it measured,
+        the limit being the figure's at every scale), a load and the rest of
+        a run (reading the dataset, copying the database) with the keys; the
+        start-up of a job does not.
 """
 import argparse
 import json
@@ -87,20 +89,21 @@ def _benchmark_seconds(path):
 
 
 def _phase_seconds(log, phases):
-    """(seconds of these phases, ops of its run phase or None) in an
-    lsmbench log; None when there is no log."""
-    total, ops = 0.0, None
+    """(seconds of these phases, ops its run phase did or None, whether a
+    time limit stopped it) in an lsmbench log; None when there is no log."""
+    total, ops, limited = 0.0, None, False
     try:
         for line in Path(log).read_text().splitlines():
             rec = json.loads(line)
             if rec.get("type") == "phase" and rec["phase"] in phases:
                 total += rec["seconds"]
-                ops = rec.get("ops") if rec["phase"] == "run" else ops
+                if rec["phase"] == "run":
+                    ops, limited = rec.get("ops"), bool(rec.get("time_limited"))
     except OSError:
         return None
     except (ValueError, KeyError):
-        return 0.0, None
-    return total, ops
+        return 0.0, None, False
+    return total, ops, limited
 
 
 def interleaved(log):
@@ -113,14 +116,16 @@ def interleaved(log):
         return False
 
 
-TIDY_PHASES = {"run_seconds", "setup_ops", "setup_interleave_members", "load_seconds", "settle_seconds"}
+TIDY_PHASES = {"run_seconds", "setup_ops", "setup_interleave_members", "load_seconds", "settle_seconds",
+               "run_time_limited", "run_ops"}
 
 
 def _tidy_phases(results, scale):
     """What _phase_seconds reads, from a run's tidy tables where its raw
     logs stayed behind (a shipped reference run): (kind, job id) ->
-    (seconds, ops). A run's: its run_seconds and setup_ops; a load's: its
-    load and settle seconds, named by their source (the load's log)."""
+    (seconds, ops, time-limited). A run's: its run_seconds and setup_ops
+    (a time-limited run's: the run_ops it did); a load's: its load and
+    settle seconds, named by their source (the load's log)."""
     frames = []
     for path in sorted(Path(results, scale, "tidy").glob("*.csv*")):
         t = pd.read_csv(path, usecols=["study", "experiment", "point", "repetition", "metric", "value", "source"],
@@ -130,17 +135,19 @@ def _tidy_phases(results, scale):
     if not frames:
         return out
     t = pd.concat(frames, ignore_index=True)
-    runs = t[t["metric"].isin({"run_seconds", "setup_ops", "setup_interleave_members"})].drop_duplicates(
+    runs = t[t["metric"].isin(TIDY_PHASES - {"load_seconds", "settle_seconds"})].drop_duplicates(
         ["study", "experiment", "point", "repetition", "metric"])
     for (study, experiment, point, rep), g in runs.groupby(["study", "experiment", "point", "repetition"]):
         v = dict(zip(g["metric"], pd.to_numeric(g["value"], errors="coerce")))
         # a blank elsewhere in the column reads repetitions as floats
         kind = "member" if v.get("setup_interleave_members") else "run"
-        out[(kind, f"{study}/{experiment}/{point}/r{int(rep)}")] = (float(v.get("run_seconds", 0.0)), v.get("setup_ops"))
+        limited = bool(v.get("run_time_limited"))
+        out[(kind, f"{study}/{experiment}/{point}/r{int(rep)}")] = (
+            float(v.get("run_seconds", 0.0)), v.get("run_ops") if limited else v.get("setup_ops"), limited)
     loads = t[t["metric"].isin({"load_seconds", "settle_seconds"})].drop_duplicates(["source", "metric"])
     ids = loads["source"].astype(str).str.rsplit(":", n=1).str[0].map(lambda x: Path(x).name.removesuffix(".jsonl"))
     for load, g in loads.assign(load=ids).groupby("load"):
-        out[("load", load)] = (float(pd.to_numeric(g["value"], errors="coerce").sum()), None)
+        out[("load", load)] = (float(pd.to_numeric(g["value"], errors="coerce").sum()), None, False)
     return out
 
 
@@ -154,8 +161,8 @@ def _cpu_seconds(path):
 
 def _measured(results, io_ratio=None):
     """Every measured load and run job: (kind, id) -> [(scale, job seconds,
-    seconds of its measured phase, the ops it ran or None)]. A run's phase
-    scales with its ops, a load's with its keys; the rest of a job (reading
+    seconds of its measured phase, the ops it ran or None, whether a time
+    limit stopped it)]. A run's phase scales with its ops, a load's with its keys; the rest of a job (reading
     the dataset, copying the database) with keys too, except the start-up
     every job pays. The phase comes from the job's raw log, else from the
     run's tidy tables (a shipped reference keeps no raw logs).
@@ -177,7 +184,7 @@ def _measured(results, io_ratio=None):
             if io_ratio and (cpu := _cpu_seconds(path)) is not None:
                 s = min(cpu, s) + max(0.0, s - cpu) * io_ratio["run" if kind == "group" else kind]
             if kind == "group":
-                seen.setdefault((kind, "/".join(rel.parts[:2] + rel.parts[3:4])), []).append((scale, s, 0.0, None))
+                seen.setdefault((kind, "/".join(rel.parts[:2] + rel.parts[3:4])), []).append((scale, s, 0.0, None, False))
                 continue
             raw = Path(results, scale, "raw", *rel.parts).with_suffix(".jsonl")
             if kind == "run" and not raw.exists():  # a shipped reference: its tidy tables say
@@ -188,14 +195,14 @@ def _measured(results, io_ratio=None):
                     continue
             if kind == "run" and interleaved(raw):
                 phase = _phase_seconds(raw, {"run"})
-                seen.setdefault(("member", "/".join(rel.parts[:3])), []).append((scale, 0.0, phase[0], phase[1]))
+                seen.setdefault(("member", "/".join(rel.parts[:3])), []).append((scale, 0.0, *phase))
                 continue
             phase = _phase_seconds(raw, {"run"} if kind == "run" else {"load", "settle"})
             if phase is None:
                 tidy = _tidy_phases(results, scale) if tidy is None else tidy
-                phase = tidy.get((kind, rel.parts[1] if kind == "load" else "/".join(rel.parts)), (0.0, None))
+                phase = tidy.get((kind, rel.parts[1] if kind == "load" else "/".join(rel.parts)), (0.0, None, False))
             key = rel.parts[1] if kind == "load" else "/".join(rel.parts[:3])
-            seen.setdefault((kind, key), []).append((scale, s, min(phase[0], s), phase[1]))
+            seen.setdefault((kind, key), []).append((scale, s, min(phase[0], s), *phase[1:]))
     return seen
 
 
@@ -312,7 +319,7 @@ def _library_id(job, variants):
 
 def _startup(measured):
     """The smallest non-phase part of any job: what every job pays whatever its size."""
-    rest = [s - p for (kind, _), jobs in measured.items() if kind in ("run", "load") for _, s, p, _ in jobs]
+    rest = [j[1] - j[2] for (kind, _), jobs in measured.items() if kind in ("run", "load") for j in jobs]
     return max(0.0, min(rest)) if rest else 0.0
 
 
@@ -346,7 +353,7 @@ def pricer(results, scale, select=None, scale_cfg=None):
             hits = [j for k, v in measured.items() if k[0] == "load" and _same_load(k[1], canon(load)) for j in v]
             seconds = None
             if hits:
-                src_scale, s, _, _ = _closest(hits, scale)
+                src_scale, s = _closest(hits, scale)[:2]
                 keys = _keys(scale, r["dataset_name"]) / _keys(src_scale, r["dataset_name"])
                 seconds = startup + (s - startup) * keys
             loads[load] = (seconds, disk)
@@ -354,14 +361,19 @@ def pricer(results, scale, select=None, scale_cfg=None):
 
     def scaled(key, r):
         """(the measured job's seconds, its phase at this scale's ops,
-        the keys' ratio of this scale to the measured one)"""
-        src_scale, s, phase, src_ops = _closest(measured[key], scale)
+        the keys' ratio of this scale to the measured one). A phase a time
+        limit stopped is priced as measured, or less where this scale's ops
+        end it sooner: the limit is the figure's at every scale."""
+        src_scale, s, phase, src_ops, limited = _closest(measured[key], scale)
         if not src_ops:  # a log without its ops: the scale's configured ops
             if src_scale not in per_scale_runs:
                 per_scale_runs[src_scale] = studies.runs(studies.load_scale(src_scale))
             src = per_scale_runs[src_scale]
             src_ops = src[(src["study"] == r.study) & (src["figure"] == r.figure)]["ops"].iloc[0]
-        return s, phase, phase * r.ops / src_ops, _keys(scale, r.dataset_name) / _keys(src_scale, r.dataset_name)
+        phase_here = phase * r.ops / src_ops
+        if limited:
+            phase_here = min(phase_here, phase)
+        return s, phase, phase_here, _keys(scale, r.dataset_name) / _keys(src_scale, r.dataset_name)
 
     def run_cost(r):
         key = ("run", canon(f"{r.study}/{r.figure}/{r.point}"))
@@ -379,7 +391,7 @@ def pricer(results, scale, select=None, scale_cfg=None):
         members = [("member", canon(f"{r.study}/{r.figure}/{r.point}")) for r in rows]
         if group in measured and all(m in measured for m in members):
             parts = [scaled(m, r) for m, r in zip(members, rows)]
-            src_scale, s, _, _ = _closest(measured[group], scale)
+            src_scale, s = _closest(measured[group], scale)[:2]
             keys = _keys(scale, r0.dataset_name) / _keys(src_scale, r0.dataset_name)
             return startup + sum(p[2] for p in parts) + (s - sum(p[1] for p in parts) - startup) * keys
         apart = [run_cost(r) for r in rows]
@@ -445,14 +457,14 @@ def pricer(results, scale, select=None, scale_cfg=None):
 
 
 def _closest(jobs, scale):
-    """(scale, job s, phase s, ops or None): the mean over the repetitions
-    measured at the same scale when there are some, else at the largest
-    measured scale."""
+    """(scale, job s, phase s, ops or None, time-limited): the mean over the
+    repetitions measured at the same scale when there are some, else at the
+    largest measured scale; time-limited if any of them was."""
     src = scale if any(j[0] == scale for j in jobs) else max((j[0] for j in jobs), key=SCALES.index)
     mine = [j for j in jobs if j[0] == src]
     ops = [j[3] for j in mine if j[3]]
     return (src, sum(j[1] for j in mine) / len(mine), sum(j[2] for j in mine) / len(mine),
-            sum(ops) / len(ops) if ops else None)
+            sum(ops) / len(ops) if ops else None, any(j[4] for j in mine))
 
 
 def _same_load(a, b):

@@ -120,8 +120,10 @@ def rows_of(log, base=None, prefix="", phases=None):
             out.append(row(rec, f"{d['phase']}_seconds", d["seconds"], "s"))
             if d["phase"] == "evict":  # its ops are files, not operations
                 out.append(row(rec, "evict_files", d["ops"], "files"))
-            elif d["ops"]:
+            elif d["ops"]:  # lsmbench's ops / seconds: of the ops done (a time limit may stop a run)
                 out.append(row(rec, f"{d['phase']}_throughput", d["ops_per_sec"], "ops/s"))
+            if "time_limited" in d:  # a run with a time limit (YCSB maxexecutiontime): whether it stopped it
+                out += time_limit_rows(d, lambda *a, **k: row(rec, *a, **k))
         elif phases is not None and kind != "engine":
             continue
         elif kind == "latency" and d["count"]:
@@ -176,6 +178,16 @@ def run_rows(run, row):
         if isinstance(mean, (int, float)):
             out.append(row(f"device_{job.replace('-', '_')}_clat_mean_ns", mean, "ns"))
     return out
+
+
+def time_limit_rows(phase, row):
+    """A run phase with a time limit: `run_time_limited` (1: the limit
+    stopped it before its planned ops, 0: it ran them all), the ops done
+    (`run_ops`) and planned (`run_ops_planned`), so a figure or a claim's
+    context can say which of its numbers come from a cut-short run."""
+    return [row("run_time_limited", int(phase["time_limited"]), ""),
+            row("run_ops", phase["ops"], "ops"),
+            row("run_ops_planned", phase["ops_planned"], "ops")]
 
 
 def run_field(metric, run):

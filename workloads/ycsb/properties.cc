@@ -53,6 +53,9 @@ const Spec kSpecs[] = {
     {"fieldnameprefix", Kind::kText, nullptr},
     {"table", Kind::kText, nullptr},
     {"workload", Kind::kText, nullptr},
+    // Client: stop the run phase after this many seconds (0: no limit);
+    // it does not change the op stream, lsmbench's runner applies it.
+    {"maxexecutiontime", Kind::kCount, nullptr},
 };
 
 const Spec* Find(const std::string& key) {

@@ -86,7 +86,7 @@ struct Args {
   std::string db_dir, dataset, dataset_manifest, build_id_file, log_path;
   std::string load_order = "shuffled", workload = "point", settle = "wait";
   std::string progress = "auto", key_encoding = "be64", key_lengths, ycsb_spec, phase = "all";
-  uint64_t ops_count = 100000, seed = 1, settle_every = 0;
+  uint64_t ops_count = 100000, seed = 1, settle_every = 0, max_execution_time = 0;
   size_t value_bytes = 64;
   double negative_share = 0.0;
   lsmbench::Holdout holdout;
@@ -125,6 +125,9 @@ void AddOptions(CLI::App* app, Args* a) {
   app->add_option("--key-lengths", a->key_lengths,
                   "decimal_var: the dataset's per-key widths (SOSD _uint32 file, one per key)");
   app->add_option("--ops", a->ops_count, "operations in the run phase");
+  app->add_option("--max-execution-time", a->max_execution_time,
+                  "--workload point: stop the run phase after this many seconds of it, at an op "
+                  "boundary (YCSB's maxexecutiontime; a YCSB workload takes -p maxexecutiontime=N)");
   app->add_option("--negative-share", a->negative_share, "share of absent-key lookups")
       ->check(CLI::Range(0.0, 1.0));
   app->add_option("--seed", a->seed);
@@ -260,6 +263,9 @@ bool MakeOps(const CLI::App& app, Args* a, lsmbench::RunSpec* spec, nlohmann::js
       return fail("--workload ycsb: value size comes from fieldcount x fieldlength and "
                   "reads from the workload; drop --value-bytes / --negative-share");
     }
+    if (app.count("--max-execution-time")) {
+      return fail("--workload ycsb: the time limit is YCSB's -p maxexecutiontime=N");
+    }
     a->holdout.seeded = app.count("--holdout-seed") > 0;
     lsmbench::YcsbStream stream;
     if (!lsmbench::MakeYcsbStream(spec->keys, a->ycsb_spec, a->ycsb_props, a->ops_count, a->seed,
@@ -269,10 +275,16 @@ bool MakeOps(const CLI::App& app, Args* a, lsmbench::RunSpec* spec, nlohmann::js
     spec->keys = std::move(stream.load_keys);
     spec->ops = std::move(stream.ops);
     spec->value_bytes = a->value_bytes = stream.value_bytes;
+    spec->max_run_ns = stream.max_execution_seconds * 1000000000ull;
     *ycsb_info = std::move(stream.info);
     return true;
   }
   if (!a->ycsb_spec.empty() || !a->ycsb_props.empty()) return fail("--spec and -p need --workload ycsb");
+  if (app.count("--max-execution-time") && a->workload != "point") {
+    return fail("--max-execution-time: --workload point only (ycsb: -p maxexecutiontime=N; diff: "
+                "its digest covers every op of the stream)");
+  }
+  spec->max_run_ns = a->max_execution_time * 1000000000ull;
   if (app.count("--holdout-share") || app.count("--holdout-seed")) {
     return fail("--holdout-share and --holdout-seed need --workload ycsb");
   }
@@ -320,6 +332,15 @@ nlohmann::json RunRecord(const Args& a, const lsmbench::Engine& engine,
           {"seed", a.seed},
           {"meta", in.meta},
           {"attached", in.attached}};
+}
+
+// A run the time limit stopped says so beside its log (its `run` phase
+// record carries ops_planned and time_limited).
+void SayIfLimited(const std::string& engine, const lsmbench::RunResult& r, const lsmbench::RunSpec& spec) {
+  if (!r.time_limited) return;
+  std::fprintf(stderr, "lsmbench: %s: time limit %.0f s stopped the run phase after %llu of %zu ops\n",
+               engine.c_str(), spec.max_run_ns / 1e9, static_cast<unsigned long long>(r.ops_done),
+               spec.ops.size());
 }
 
 // Whether a run left wrong answers: its log is then kept beside, never
@@ -390,6 +411,7 @@ int RunInterleaved(const Args& common, const lsmbench::RunSpec& spec, const sosd
   if (status != 0) return status;
   for (size_t k = 0; k < args.size(); k++) {
     if (!logs[k]->Finish("ok", &err, {{"driver_seconds", stages->Total()}})) return Fail(err);
+    SayIfLimited(engines[k]->Name(), results[k], spec);
     std::fprintf(stderr, "lsmbench: %s: %llu answers verified, log %s\n", engines[k]->Name().c_str(),
                  static_cast<unsigned long long>(results[k].verified), args[k].log_path.c_str());
   }
@@ -486,6 +508,7 @@ int main(int argc, char** argv) {
   if (!result.error.empty()) return Fail(engine->Name() + ": " + result.error);
   if (result.wrong > 0) return FailWrong(engine->Name(), result, &log, a.log_path, &stages);
   if (!log.Finish("ok", &err, {{"driver_seconds", stages.Total()}})) return Fail(err);
+  SayIfLimited(engine->Name(), result, spec);
   std::fprintf(stderr, "lsmbench: %s: %llu answers verified, log %s\n",
                engine->Name().c_str(), static_cast<unsigned long long>(result.verified),
                a.log_path.c_str());

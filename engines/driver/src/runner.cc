@@ -172,13 +172,16 @@ bool ProbeEdges(Executor* exec, const RunSpec& spec, std::string* err) {
 
 // The measured phase, ops [begin, end) of it: every op timed into its
 // type's histograms; settles the stream asks for (the differential
-// stream's) are excluded from *run_ns, which this adds to.
+// stream's) are excluded from *run_ns, which this adds to, as *done adds
+// the ops done. With spec.max_run_ns, it stops after the first op that
+// takes *run_ns to the limit and sets *limited.
 bool RunStream(Engine* engine, Executor* exec, const RunSpec& spec, size_t begin, size_t end,
-               OpStats* stats, uint64_t* run_ns, Progress* bar, std::string* err) {
+               OpStats* stats, uint64_t* run_ns, uint64_t* done, bool* limited, Progress* bar,
+               std::string* err) {
   uint64_t nanos;
   bool found;
   uint64_t run_start = NowNanos(), settle_ns = 0;
-  for (size_t i = begin; i < end; i++) {
+  for (size_t i = begin; i < end && !*limited; i++) {
     if (spec.settle_every > 0 && i > 0 && i % spec.settle_every == 0) {
       uint64_t s0 = NowNanos();
       if (!engine->Settle(false, err)) {
@@ -203,6 +206,11 @@ bool RunStream(Engine* engine, Executor* exec, const RunSpec& spec, size_t begin
       s.all.Record(nanos);
     }
     if (bar != nullptr) bar->Tick(i + 1);
+    ++*done;
+    // One clock read an op, only in a run with a limit.
+    if (spec.max_run_ns > 0 && *run_ns + (NowNanos() - run_start - settle_ns) >= spec.max_run_ns) {
+      *limited = true;
+    }
   }
   *run_ns += NowNanos() - run_start - settle_ns;
   return true;
@@ -266,15 +274,23 @@ class Session {
     return true;
   }
 
+  // Ops [begin, end) of the stream; none once the time limit stopped it.
   bool Step(size_t begin, size_t end, Progress* bar, std::string* err) {
-    return RunStream(engine_, &exec_, spec_, begin, end, stats_, &run_ns_, bar, err);
+    return RunStream(engine_, &exec_, spec_, begin, end, stats_, &run_ns_, &done_, &limited_, bar, err);
   }
+  bool limited() const { return limited_; }
 
-  // The run phase's records, the engine's and the check.
+  // The run phase's records, the engine's and the check: of the ops done.
   RunResult Finish() {
     RunResult result;
-    log_->Write("phase", Phase("run", spec_.ops.size(), run_ns_));
-    WriteLatencies(stats_, run_ns_, spec_.ops.size(), log_);
+    nlohmann::json phase = Phase("run", done_, run_ns_);
+    if (spec_.max_run_ns > 0) {
+      phase["ops_planned"] = spec_.ops.size();
+      phase["time_limit_seconds"] = spec_.max_run_ns / 1e9;
+      phase["time_limited"] = limited_;
+    }
+    log_->Write("phase", phase);
+    WriteLatencies(stats_, run_ns_, done_, log_);
     uint64_t stats_start = NowNanos();
     for (nlohmann::json& b : engine_->Breakdowns()) log_->Write("breakdown", std::move(b));
     log_->Write("engine", engine_->Stats());
@@ -288,6 +304,8 @@ class Session {
     log_->Write("check", check);
     result.verified = verifier_.verified();
     result.wrong = verifier_.wrong();
+    result.ops_done = done_;
+    result.time_limited = limited_;
     return result;
   }
 
@@ -300,7 +318,8 @@ class Session {
   AnswerDigest digest_;
   Executor exec_;
   OpStats stats_[kOpTypes];
-  uint64_t run_ns_ = 0, probes_ = 0;
+  uint64_t run_ns_ = 0, probes_ = 0, done_ = 0;
+  bool limited_ = false;
 };
 
 }  // namespace
@@ -366,10 +385,14 @@ std::vector<RunResult> Interleave(const std::vector<Member>& members, const RunS
   const size_t n = spec.ops.size(), k_members = members.size();
   if (batch_ops == 0) batch_ops = 1;
   Progress bar("run", n, spec.progress);
-  for (size_t begin = 0, turn = 0; begin < n; begin += batch_ops, turn++) {
+  auto all_limited = [&] {
+    return std::all_of(sessions.begin(), sessions.end(), [](const auto& s) { return s->limited(); });
+  };
+  for (size_t begin = 0, turn = 0; begin < n && !all_limited(); begin += batch_ops, turn++) {
     const size_t end = std::min(n, begin + batch_ops);
     for (size_t j = 0; j < k_members; j++) {
       const size_t k = (turn + j) % k_members;
+      if (sessions[k]->limited()) continue;  // past its time: the others go on
       members[k].engine->Resume();
       bool ok = sessions[k]->Step(begin, end, nullptr, err);
       members[k].engine->Pause();

@@ -38,6 +38,10 @@ struct RunSpec {
   // Drop db_dir's pages from the page cache after open and the edge probes,
   // just before the run phase (an `evict` phase record says how many files).
   bool evict_before_run = false;
+  // YCSB's maxexecutiontime: the run phase stops at the first op boundary
+  // after this much of its own measured time (0 = no limit), and its records
+  // count the ops done. A member of an interleaved run counts its own turns.
+  uint64_t max_run_ns = 0;
 };
 
 struct RunResult {
@@ -47,6 +51,9 @@ struct RunResult {
   // Wall time of the records written after the run phase (the engine's
   // breakdowns and statistics), outside every measured phase.
   uint64_t stats_ns = 0;
+  // Ops of the run phase done, and whether max_run_ns stopped it first.
+  uint64_t ops_done = 0;
+  bool time_limited = false;
 };
 
 // Writes the phase, latency, breakdown, engine and check records (the
@@ -67,6 +74,7 @@ struct Member {
 // turn, the first turn rotating so each member is as often first as last.
 // Each member's log gets the records Run writes, its latencies its own; the
 // members' probes, evictions and the runner's wait come before any batch.
+// A member past spec.max_run_ns skips its turns while the others go on.
 // `err` is set, and the results are partial, when an engine errs.
 std::vector<RunResult> Interleave(const std::vector<Member>& members, const RunSpec& spec,
                                   size_t batch_ops, std::string* err);

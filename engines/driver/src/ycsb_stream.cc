@@ -113,6 +113,7 @@ bool MakeYcsbStream(const std::vector<uint64_t>& keys, const std::string& spec_p
     out->ops.push_back(op);
   }
   out->value_bytes = static_cast<size_t>(w->value_size());
+  out->max_execution_seconds = static_cast<uint64_t>(p.GetInt("maxexecutiontime", 0));
   nlohmann::json props = nlohmann::json::object();
   for (const auto& [k, v] : p.values()) props[k] = v;
   out->info = {{"spec", spec_path},

@@ -27,6 +27,7 @@ struct YcsbStream {
   std::vector<uint64_t> load_keys;  // sorted: what the load phase writes
   std::vector<Op> ops;
   size_t value_bytes = 0;           // fieldcount * fieldlength
+  uint64_t max_execution_seconds = 0;  // maxexecutiontime; 0: no limit
   nlohmann::json info;              // every effective property, for the run record
 };
 

@@ -4,9 +4,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -290,6 +293,110 @@ TEST_F(InterleaveTest, AWritingRunWhoseWritesLeftTheMemtableFails) {
   spec_.ops.pop_back();  // read-only: background jobs do not matter
   Interleaved({&a, &flushed}, 10, &err);
   EXPECT_EQ(err, "");
+}
+
+// The records of one type in a finished log.
+std::vector<nlohmann::json> Records(const std::string& path, const std::string& type) {
+  std::ifstream in(path);
+  std::vector<nlohmann::json> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    nlohmann::json r = nlohmann::json::parse(line);
+    if (r["type"] == type) out.push_back(r);
+  }
+  return out;
+}
+
+// A map engine whose gets take a few milliseconds: a run that a time
+// limit stops long before its last op on any machine.
+class SlowEngine : public TurnEngine {
+ public:
+  using TurnEngine::TurnEngine;
+  bool Get(std::string_view k, std::string* v, bool* found, std::string* e) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return TurnEngine::Get(k, v, found, e);
+  }
+};
+
+// What a run's records say of its ops: the run phase's and the gets'
+// latency count, which must agree.
+uint64_t OpsLogged(const std::string& path, nlohmann::json* run_phase) {
+  for (const nlohmann::json& p : Records(path, "phase")) {
+    if (p["phase"] == "run") *run_phase = p;
+  }
+  uint64_t gets = 0;
+  for (const nlohmann::json& l : Records(path, "latency")) {
+    if (l["op"] == "get" && l["subset"] == "all") gets = l["count"];
+  }
+  EXPECT_EQ(gets, (*run_phase)["ops"].get<uint64_t>());
+  return gets;
+}
+
+TEST_F(RunnerTest, ATimeLimitStopsTheRunAndItsRecordsCountTheOpsDone) {
+  std::string calls;
+  SlowEngine e('s', &calls);
+  spec_.max_run_ns = 200 * 1000000ull;  // 200 ms of 3000 gets of >= 5 ms: at most 41 ops
+  RunResult r = RunWith(&e);
+  EXPECT_TRUE(r.time_limited);
+  EXPECT_GE(r.ops_done, 1u);
+  EXPECT_LE(r.ops_done, 41u);
+  EXPECT_EQ(r.wrong, 0u);
+  nlohmann::json phase;
+  EXPECT_EQ(OpsLogged(path_, &phase), r.ops_done);
+  EXPECT_EQ(phase["ops_planned"], 3000u);
+  EXPECT_EQ(phase["time_limited"], true);
+  EXPECT_DOUBLE_EQ(phase["time_limit_seconds"].get<double>(), 0.2);
+  EXPECT_GE(phase["seconds"].get<double>(), 0.2);
+  EXPECT_LT(phase["seconds"].get<double>(), 60.0);  // one op past the limit, on a very slow machine
+  EXPECT_DOUBLE_EQ(phase["ops_per_sec"].get<double>(), r.ops_done / phase["seconds"].get<double>());
+  nlohmann::json check = Records(path_, "check").at(0);
+  EXPECT_EQ(check["verified"].get<uint64_t>(), r.ops_done + check["edge_probes"].get<uint64_t>());
+}
+
+TEST_F(RunnerTest, ALimitNotReachedRunsEveryOpAndSaysItHadOne) {
+  MapEngine e;
+  spec_.max_run_ns = 600 * 1000000000ull;
+  RunResult r = RunWith(&e);
+  EXPECT_FALSE(r.time_limited);
+  EXPECT_EQ(r.ops_done, 3000u);
+  nlohmann::json phase;
+  EXPECT_EQ(OpsLogged(path_, &phase), 3000u);
+  EXPECT_EQ(phase["ops_planned"], 3000u);
+  EXPECT_EQ(phase["time_limited"], false);
+  spec_.max_run_ns = 0;  // no limit: the phase record is as before it
+  RunWith(&e);
+  EXPECT_FALSE(OpsLogged(path_, &phase) != 3000u || phase.contains("ops_planned") ||
+               phase.contains("time_limited"));
+}
+
+// Each member counts its own turns: the slow one stops at the limit and
+// skips its turns, the fast one answers the whole stream.
+TEST_F(InterleaveTest, AMemberPastItsTimeSkipsItsTurnsWhileTheOthersGoOn) {
+  std::string calls, err;
+  TurnEngine fast('a', &calls);
+  SlowEngine slow('b', &calls);
+  // 3000 map gets take milliseconds; 3000 slow ones at least 15 s.
+  spec_.max_run_ns = 2 * 1000000000ull;
+  std::vector<RunResult> r = Interleaved({&fast, &slow}, 10, &err);
+  ASSERT_EQ(err, "");
+  EXPECT_FALSE(r[0].time_limited);
+  EXPECT_EQ(r[0].ops_done, 3000u);
+  EXPECT_TRUE(r[1].time_limited);
+  EXPECT_GE(r[1].ops_done, 1u);
+  EXPECT_LE(r[1].ops_done, 401u);
+  EXPECT_EQ(r[0].wrong + r[1].wrong, 0u);
+  size_t probe_gets = 0;
+  for (const Op& op : EdgeProbes(spec_.keys)) probe_gets += op.type == OpType::kGet;
+  // the slow member served no get after its limit: its ops and its probes
+  EXPECT_EQ(std::count(calls.begin(), calls.end(), 'b'), static_cast<long>(r[1].ops_done + probe_gets));
+  EXPECT_EQ(std::count(calls.begin(), calls.end(), 'a'), static_cast<long>(3000 + probe_gets));
+  for (size_t i = 0; i < 2; i++) {
+    EXPECT_TRUE(logs_[i]->Finish("ok", &err)) << err;
+    nlohmann::json phase;
+    EXPECT_EQ(OpsLogged(path_ + std::to_string(i), &phase), r[i].ops_done);
+    EXPECT_EQ(phase["time_limited"], i == 1);
+    EXPECT_EQ(phase["ops_planned"], 3000u);
+  }
 }
 
 TEST_F(RunnerTest, UnfinishedLogNeverAppearsUnderItsName) {

@@ -134,6 +134,24 @@ TEST(YcsbStream, RecordAndOperationCountsAreNotUserSettable) {
       MakeYcsbStream(Keys(100), Spec("no_such_workload"), {}, 10, 1, Holdout{}, &s, &err));
 }
 
+// YCSB's maxexecutiontime (whole seconds) reaches the runner; the op
+// stream is the same with and without it.
+TEST(YcsbStream, MaxExecutionTimeIsReadAndLeavesTheStreamAlone) {
+  YcsbStream plain, limited;
+  std::string err;
+  ASSERT_TRUE(MakeYcsbStream(Keys(1000), Spec("workloadc"), {}, 500, 3, Holdout{}, &plain, &err)) << err;
+  EXPECT_EQ(plain.max_execution_seconds, 0u);
+  ASSERT_TRUE(MakeYcsbStream(Keys(1000), Spec("workloadc"), {"maxexecutiontime=60"}, 500, 3, Holdout{},
+                             &limited, &err))
+      << err;
+  EXPECT_EQ(limited.max_execution_seconds, 60u);
+  ASSERT_EQ(limited.ops.size(), plain.ops.size());
+  for (size_t i = 0; i < plain.ops.size(); i++) ASSERT_EQ(limited.ops[i].key, plain.ops[i].key);
+  EXPECT_FALSE(MakeYcsbStream(Keys(1000), Spec("workloadc"), {"maxexecutiontime=1.5"}, 500, 3, Holdout{},
+                              &limited, &err));
+  EXPECT_THAT(err, ::testing::HasSubstr("maxexecutiontime: expected an integer >= 0"));
+}
+
 TEST(YcsbStream, CorrectEngineHasNoWrongAnswersUnderEveryCoreWorkload) {
   for (const char* w : {"workloada", "workloadb", "workloadc", "workloadd", "workloade", "workloadf"}) {
     RunSpec spec;
