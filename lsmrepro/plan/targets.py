@@ -316,18 +316,20 @@ def _startup(measured):
     return max(0.0, min(rest)) if rest else 0.0
 
 
-def estimate(results, scale, select=None, scale_cfg=None):
+def estimate(results, scale, select=None, scale_cfg=None, times=None):
     """Estimated wall seconds and disk bytes at `scale` (of the runs `select`
     keeps, as --config select= does): (per figure, per study). A figure's
     row is what running it alone costs, every load it reads included; a
     study's counts each load once, as one Snakemake run of the study makes
     it once for every figure that reads it. `scale_cfg`: the scale's
-    settings to price instead of config/scales/<scale>.yaml's (other counts)."""
+    settings to price instead of config/scales/<scale>.yaml's (other counts).
+    `times`: job_times(results, scale)'s result, for a caller that prices
+    several designs from one reading of the thousands of job files."""
     runs = studies.runs(scale_cfg or studies.load_scale(scale), select=select)
     from engines.registry import load_variants
     variants = load_variants()
     canon = lambda job: _library_id(job, variants)  # noqa: E731
-    measured = _by_library(job_times(results, scale)[0], variants)
+    measured = _by_library((times or job_times(results, scale))[0], variants)
     startup = _startup(measured)
     per_scale_runs = {s: studies.runs(studies.load_scale(s)) for s in SCALES}
     loads = {}  # load id -> (seconds or None when unmeasured, disk bytes)
