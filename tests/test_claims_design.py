@@ -79,3 +79,13 @@ def test_a_replicated_figure_runs_identical_points_on_independent_loads():
     assert not set(a["point"]) & set(b["point"])
     for rep, g in a.groupby("rep"):  # within a replica the systems' loads pair as before
         assert g["load_seed"].nunique() == 1
+
+
+def test_a_replicas_runs_are_priced_by_its_points_measured_job_times():
+    """The estimate prices replica i of a point from the point's own job
+    times (it runs the same work), so a replicated figure is not unmeasured."""
+    from lsmrepro.plan import targets
+    assert targets.unreplicated("engine=leveldb+dataset=uniform+workload=lookups+replica=1") == \
+        "engine=leveldb+dataset=uniform+workload=lookups"
+    assert targets.unreplicated("engine=leveldb+dataset=uniform+workload=lookups") == \
+        "engine=leveldb+dataset=uniform+workload=lookups"

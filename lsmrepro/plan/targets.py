@@ -18,6 +18,7 @@
 """
 import argparse
 import json
+import re
 from pathlib import Path
 
 import humanfriendly
@@ -356,7 +357,7 @@ def estimate(results, scale, select=None, scale_cfg=None, times=None):
         return s, phase, phase * r.ops / src_ops, _keys(scale, r.dataset_name) / _keys(src_scale, r.dataset_name)
 
     def run_cost(r):
-        key = ("run", canon(f"{r.study}/{r.figure}/{r.point}"))
+        key = ("run", canon(f"{r.study}/{r.figure}/{unreplicated(r.point)}"))
         if key not in measured:
             return None
         s, phase, phase_here, keys = scaled(key, r)
@@ -368,7 +369,7 @@ def estimate(results, scale, select=None, scale_cfg=None, times=None):
         (an earlier run of the figure), less the start-ups it shares."""
         r0 = rows[0]
         group = ("group", canon(f"{r0.study}/{r0.figure}/{r0.group}"))
-        members = [("member", canon(f"{r.study}/{r.figure}/{r.point}")) for r in rows]
+        members = [("member", canon(f"{r.study}/{r.figure}/{unreplicated(r.point)}")) for r in rows]
         if group in measured and all(m in measured for m in members):
             parts = [scaled(m, r) for m, r in zip(members, rows)]
             src_scale, s, _, _ = _closest(measured[group], scale)
@@ -428,6 +429,12 @@ def _closest(jobs, scale):
     ops = [j[3] for j in mine if j[3]]
     return (src, sum(j[1] for j in mine) / len(mine), sum(j[2] for j in mine) / len(mine),
             sum(ops) / len(ops) if ops else None)
+
+
+def unreplicated(point):
+    """A point's id without its A/A replica (a scale's `replicas`): every
+    replica runs the point's work, so its measured job times price them all."""
+    return re.sub(rf"\{studies.ID_SEP}replica=\d+$", "", point)
 
 
 def _same_load(a, b):
