@@ -347,6 +347,13 @@ def estimate(results, scale, select=None, scale_cfg=None, times=None):
             loads[load] = (seconds, disk)
         return loads[load]
 
+    def measured_key(kind, r):
+        """The job times' key of a run: its own, else (an A/A replica never
+        timed) its point's (unreplicated)."""
+        key = (kind, canon(f"{r.study}/{r.figure}/{r.point}"))
+        plain = (kind, canon(f"{r.study}/{r.figure}/{unreplicated(r.point)}"))
+        return key if key in measured or plain not in measured else plain
+
     def scaled(key, r):
         """(the measured job's seconds, its phase at this scale's ops,
         the keys' ratio of this scale to the measured one)"""
@@ -357,7 +364,7 @@ def estimate(results, scale, select=None, scale_cfg=None, times=None):
         return s, phase, phase * r.ops / src_ops, _keys(scale, r.dataset_name) / _keys(src_scale, r.dataset_name)
 
     def run_cost(r):
-        key = ("run", canon(f"{r.study}/{r.figure}/{unreplicated(r.point)}"))
+        key = measured_key("run", r)
         if key not in measured:
             return None
         s, phase, phase_here, keys = scaled(key, r)
@@ -369,7 +376,7 @@ def estimate(results, scale, select=None, scale_cfg=None, times=None):
         (an earlier run of the figure), less the start-ups it shares."""
         r0 = rows[0]
         group = ("group", canon(f"{r0.study}/{r0.figure}/{r0.group}"))
-        members = [("member", canon(f"{r.study}/{r.figure}/{unreplicated(r.point)}")) for r in rows]
+        members = [measured_key("member", r) for r in rows]
         if group in measured and all(m in measured for m in members):
             parts = [scaled(m, r) for m, r in zip(members, rows)]
             src_scale, s, _, _ = _closest(measured[group], scale)
