@@ -2,6 +2,8 @@
 paper's value and to fail outside its tolerance, simulated from its own
 selectors at a scale's repetitions and noise."""
 
+import copy
+
 import pytest
 import yaml
 
@@ -33,14 +35,28 @@ TOO_TIGHT = _claim("too-tight", {"kind": "value", "where": HARNESS}, {"value": 1
                    {"kind": "magnitude", "tolerance": 0.001})
 
 
-def _power(claim_list, scale="smoke"):
+def _power(claim_list, scale="smoke", cfg=None):
     lines = []
-    failed = claims_power.check(scale, load_scale(scale), claim_list, out=lines.append)
+    failed = claims_power.check(scale, cfg or load_scale(scale), claim_list, out=lines.append)
     return failed, lines
 
 
+def _on_loads(n):
+    """The smoke scale with baseline/point run on n independent loads (a
+    repetition each): the interval of a claim is built from per-load means
+    with df from the loads (issue 52), so smoke's 2 loads give df 1 (t 6.3),
+    and SOUND decides from 3 loads on."""
+    cfg = copy.deepcopy(load_scale("smoke"))
+    cfg["counts"].setdefault("figures", {})["baseline/point"] = {"repetitions": n}
+    return cfg
+
+
+def _passes(claim, cfg):
+    return not claims_power.check("smoke", cfg, [claim], out=lambda _: None)
+
+
 def test_a_sound_claim_passes_and_the_line_says_both_probabilities():
-    failed, lines = _power([SOUND])
+    failed, lines = _power([SOUND], cfg=_on_loads(4))
     assert failed == []
     assert lines[0].startswith("sound: P(reproduced | paper) 1.00, P(not reproduced | outside) 1.00")
     assert lines[-1].startswith("power at scale smoke: 1 of 1 claims can pass and can fail")
@@ -76,8 +92,8 @@ def test_a_claim_listed_underpowered_is_flagged_and_keeps_the_verdict_of_its_dat
     an error naming the field."""
     import pandas as pd
     from base.errors import InputError
-    cfg = dict(load_scale("smoke"), claims_underpowered={"too-tight": "no repetition count resolves 0.1%",
-                                                         "sound": "listed by mistake"})
+    cfg = dict(_on_loads(4), claims_underpowered={"too-tight": "no repetition count resolves 0.1%",
+                                                  "sound": "listed by mistake"})
     lines = []
     failed = claims_power.check("smoke", cfg, [TOO_TIGHT, SOUND], out=lines.append)
     assert failed == ["sound"]
@@ -103,10 +119,14 @@ def test_the_underpowered_list_is_written_from_the_check_and_then_passes_it(tmp_
     (tmp_path / "scales").mkdir()
     shutil.copy(CONFIG_DIR / "scale.schema.yaml", tmp_path / "scale.schema.yaml")
     path = tmp_path / "scales" / "smoke.yaml"
-    original = (CONFIG_DIR / "scales" / "smoke.yaml").read_text()
+    # baseline/point on 4 loads, where SOUND decides (_on_loads)
+    original = (CONFIG_DIR / "scales" / "smoke.yaml").read_text().replace(
+        "\n  figures:\n", "\n  figures:\n    baseline/point: {repetitions: 4}\n", 1)
     path.write_text(original + "claims_underpowered:\n  sound: an old entry the new list drops\n")
+    before = {k: v for k, v in load_scale("smoke", config_dir=tmp_path).items() if k != "claims_underpowered"}
+    assert before["counts"]["figures"]["baseline/point"] == {"repetitions": 4}
     reasons = {}
-    failed = claims_power.check("smoke", load_scale("smoke"), [TOO_TIGHT, SOUND], out=lambda _: None, reasons=reasons)
+    failed = claims_power.check("smoke", before, [TOO_TIGHT, SOUND], out=lambda _: None, reasons=reasons)
     assert failed == ["too-tight"] and list(reasons) == ["too-tight"]
     assert reasons["too-tight"].startswith("P(reproduced | paper) ") and "no repetition count up to" in reasons["too-tight"]
     claims_power.write_underpowered(path, reasons)
@@ -137,16 +157,18 @@ def test_a_claims_probabilities_do_not_depend_on_the_claims_simulated_before_it(
 
 
 def test_a_figure_whose_claims_pass_with_fewer_repetitions_is_named_with_the_saving():
-    """SOUND passes at any count (its noise is far below its bound): run at
-    8 repetitions, baseline/point is proposed at 2, the least that gives a
-    variance; a figure a failing claim wants more of is never lowered."""
-    import copy
-    cfg = copy.deepcopy(load_scale("smoke"))
-    cfg["counts"].setdefault("figures", {})["baseline/point"] = {"repetitions": 8}
+    """SOUND's noise is far below its bound: run at 8 repetitions (8
+    loads), baseline/point is proposed at the fewest loads at which it still
+    decides (3: at 2 the loads' df 1 decides nothing), and it does not
+    decide one fewer; a figure a failing claim wants more of is never
+    lowered."""
+    cfg = _on_loads(8)
     lines = []
     claims_power.check("smoke", cfg, [SOUND], out=lines.append)
     fewer = [line for line in lines if line.startswith("  baseline/point: repetitions 8")]
-    assert fewer and "pass with 2 too" in fewer[0] and "-" in fewer[0].split("(", 1)[1], lines
+    assert fewer and "-" in fewer[0].split("(", 1)[1], lines
+    proposed = int(fewer[0].split(" pass with ", 1)[1].split(" ", 1)[0])
+    assert 2 < proposed < 8 and _passes(SOUND, _on_loads(proposed)) and not _passes(SOUND, _on_loads(proposed - 1))
     needs = _claim("needs-reps", {"kind": "ratio", "numerator": HARNESS, "denominator": ENGINE, "pair_on": ["run"]},
                    {"value": 0.01}, {"kind": "magnitude", "tolerance": 0.1})
     lines = []
@@ -155,13 +177,11 @@ def test_a_figure_whose_claims_pass_with_fewer_repetitions_is_named_with_the_sav
 
 
 def test_the_floor_lowers_a_figure_to_what_its_deciding_claims_need_and_prices_both():
-    """--floor (issue 33): SOUND decides at any count, so baseline/point at 8
-    repetitions goes to 2, even beside a failing claim that asks for more
-    (the floor keeps what decides, not what fails); the next line prices the
-    scale now and at the floor from measured job times."""
-    import copy
-    cfg = copy.deepcopy(load_scale("smoke"))
-    cfg["counts"].setdefault("figures", {})["baseline/point"] = {"repetitions": 8}
+    """--floor (issue 33): SOUND decides from 3 loads on, so baseline/point at
+    8 repetitions (8 loads) goes to 3, even beside a failing claim that asks
+    for more (the floor keeps what decides, not what fails); the next line
+    prices the scale now and at the floor from measured job times."""
+    cfg = _on_loads(8)
     needs = _claim("needs-reps", {"kind": "ratio", "numerator": HARNESS, "denominator": ENGINE, "pair_on": ["run"]},
                    {"value": 0.01}, {"kind": "magnitude", "tolerance": 0.1})
     lines = []
@@ -171,11 +191,13 @@ def test_the_floor_lowers_a_figure_to_what_its_deciding_claims_need_and_prices_b
     claims_power.check("smoke", cfg, [SOUND, needs], out=lines.append, with_floor=True)
     out = lines[next(i for i, line in enumerate(lines) if line.startswith("floor")):]
     assert out[0].startswith("floor at scale smoke: the 1 claims that decide") and "1 figure(s)" in out[0], lines
-    assert out[1] == "  baseline/point: repetitions 8 -> 2", lines
+    assert out[1] == "  baseline/point: repetitions 8 -> 3", lines  # the fewest at which SOUND decides (above)
     assert out[2].startswith("estimated wall time at scale smoke:") and "at the floor" in out[2], lines
 
 
-def test_the_cli_exits_non_zero_on_a_failing_claim(tmp_path, capsys):
+def test_the_cli_exits_non_zero_on_a_failing_claim(tmp_path, capsys, monkeypatch):
+    from lsmrepro.plan import studies
+    monkeypatch.setattr(studies, "load_scale", lambda scale, *a, **k: _on_loads(4))  # where SOUND decides
     path = tmp_path / "claims.yaml"
     path.write_text(yaml.safe_dump({"claims": [SOUND]}))
     claims.main(["--power", "--scale", "smoke", "--claims", str(path)])

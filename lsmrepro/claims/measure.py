@@ -43,7 +43,7 @@ def _grid_options():
                 out |= set(grid)
         out |= {aggregate.factor_column(studies.ID_NAMES.get(d, d)) for d in studies.DIMENSIONS
                 if isinstance(fig.get(d), list)}
-    return out
+    return out | {"replica"}  # a scale's A/A replicas (config/scale.schema.yaml)
 
 
 def _with_factor(rows, column):

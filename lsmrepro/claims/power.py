@@ -12,6 +12,7 @@ truth at the paper's value and once outside the tolerance (paper/README.md,
 "Power check", says where exactly). A claim passes when P(reproduced |
 paper's value) and P(not reproduced | outside) are both >= 0.9."""
 import copy
+import functools
 import math
 import re
 import zlib
@@ -232,11 +233,28 @@ def _repetitions(scale_cfg, claim):
                 for f in cm.experiments(claim) if f in specs] or [0])
 
 
+def loads_at(loads, have, want):
+    """A figure's independent loads when its `have` repetitions on `loads`
+    loads become `want`: as many runs on each load as now (every repetition
+    its own load stays so), so more repetitions are more loads, the unit of
+    the interval, and fewer never leave a load without runs."""
+    if loads is None or not have or want == have:
+        return loads
+    return max(1, want // max(1, have // loads))
+
+
+def design_at(design, rows, want):
+    """design (loads, load_sd) of the synthetic `rows` run at `want` repetitions (loads_at)."""
+    have = int(rows["repetition"].max()) + 1 if len(rows) else 0
+    return loads_at(design[0], have, want), design[1]
+
+
 def fix(claim, rows, cv, reps, rng, level, prior=None, design=(None, 0.0)):
     """The fewest repetitions (<= MAX_REPETITIONS) at which both powers reach
     POWER, or None: then the claim itself must change."""
     def ok(want):
-        return min(power(claim, with_repetitions(rows, want), cv, rng, level, prior, design)) >= POWER
+        return min(power(claim, with_repetitions(rows, want), cv, rng, level, prior,
+                         design_at(design, rows, want))) >= POWER
     if reps >= MAX_REPETITIONS or not ok(MAX_REPETITIONS):
         return None
     low, high = reps, MAX_REPETITIONS  # power grows with repetitions: bisect for the fewest
@@ -439,7 +457,8 @@ def _fewest(items, have, known, key):
     if key in known:
         return known[key]
     def ok(reps):
-        return all(min(power(c, with_repetitions(rows, reps), cv, claim_rng(c), level, prior, design)) >= POWER
+        return all(min(power(c, with_repetitions(rows, reps), cv, claim_rng(c), level, prior,
+                             design_at(design, rows, reps))) >= POWER
                    for c, rows, cv, level, prior, design in items)
     low, high = 1, have  # ok(have) holds: every one of them passed there
     while high - low > 1:
@@ -493,16 +512,26 @@ def floor(passing, scale, scale_cfg, known=None):
             entry = figures.setdefault(f"{s}/{f}", {})
             entry["repetitions"] = fewest
             if "load_repetitions" in entry:
-                entry["load_repetitions"] = min(entry["load_repetitions"], fewest)
+                entry["load_repetitions"] = loads_at(entry["load_repetitions"], have, fewest)
             lowered.append(f"  {s}/{f}: repetitions {have} -> {fewest}")
     results = studies.REPO / "results"
-    now = targets.estimate(results, scale, scale_cfg=scale_cfg)[1]["seconds"].sum()
-    then = targets.estimate(results, scale, scale_cfg=cfg)[1]["seconds"].sum()
+    times = job_times(scale)
+    now = targets.estimate(results, scale, scale_cfg=scale_cfg, times=times)[1]["seconds"].sum()
+    then = targets.estimate(results, scale, scale_cfg=cfg, times=times)[1]["seconds"].sum()
     yield (f"floor at scale {scale}: the {len(passing)} claims that decide still decide with {len(lowered)} "
            f"figure(s) at fewer repetitions (the rest unchanged):")
     yield from lowered
     yield (f"estimated wall time at scale {scale}: {now / 3600:.2f} h now, {then / 3600:.2f} h at the floor "
            f"(lsmrepro.plan.targets, from measured job times)")
+
+
+@functools.lru_cache(maxsize=None)
+def job_times(scale):
+    """lsmrepro.plan.targets.job_times of results/ at `scale`, read once a
+    process: every price of a check (each study's, the floor's now and then)
+    reads the same thousands of job files, and a check runs no job."""
+    from lsmrepro.plan import targets
+    return targets.job_times(studies.REPO / "results", scale)
 
 
 def _minutes(estimates, scale, study, figs, have, want):
@@ -511,7 +540,8 @@ def _minutes(estimates, scale, study, figs, have, want):
     if study not in estimates:
         from lsmrepro.plan import targets
         try:
-            estimates[study] = targets.estimate(studies.REPO / "results", scale, select=f"study={study}")[0]
+            estimates[study] = targets.estimate(studies.REPO / "results", scale, select=f"study={study}",
+                                                times=job_times(scale))[0]
         except (InputError, OSError, ValueError) as e:  # a courtesy: the failure line stands without it
             estimates[study] = str(e)
     per_fig = estimates[study]

@@ -403,9 +403,14 @@ def _load_shaping(study, options):
             if all(options.get(k) == str(v) for k, v in rule["when"].items()) for o in rule["options"]}
 
 
-def _point_rows(study, fig_id, fig, cnt, interleave_writes=False):
+REPLICA_SEED_STRIDE = 100000  # replica i's seeds: seed + i x this (repetitions never reach it)
+
+
+def _point_rows(study, fig_id, fig, cnt, interleave_writes=False, replicas=1):
     """One dict per point of the grid (repetitions not yet expanded); with
-    `interleave_writes` (the scale's say) its writing runs take turns too."""
+    `interleave_writes` (the scale's say) its writing runs take turns too;
+    `replicas` > 1 (the scale's A/A replicas) repeats every point with a
+    factor `replica` and seeds of its own, so it starts from its own load."""
     datasets = fig["datasets"]
     labels = datasets if isinstance(datasets, dict) else {d: d for d in datasets}
     varying = [d for d in DIMENSIONS if isinstance(fig.get(d), list)]
@@ -421,9 +426,10 @@ def _point_rows(study, fig_id, fig, cnt, interleave_writes=False):
             chosen = dict(zip(grid, (_token(v, "", "") for v in combo)))
             for label, dataset in labels.items():
                 for wname, w in fig["workloads"].items():
-                    for dim in _dimension_points(fig):
+                    for dim, replica in itertools.product(_dimension_points(fig), range(replicas)):
                         parts = [("engine", engine), *chosen.items(), ("dataset", label), ("workload", wname)]
                         parts += [(ID_NAMES.get(d, d), dim[d]) for d in varying]
+                        parts += [("replica", replica)] if replicas > 1 else []
                         options = {**{k: str(v) for k, v in fixed.items()}, **chosen}
                         shaping = _load_shaping(study, options)
                         factors = {k: _token(v, "", "") for k, v in parts}
@@ -435,7 +441,7 @@ def _point_rows(study, fig_id, fig, cnt, interleave_writes=False):
                             "options": options, "workload_spec": w,
                             "memory_limit": fig.get("memory_limit"), "settle": fig.get("settle", "wait"),
                             "timed_loads": fig.get("timed_loads", False),
-                            "ops": cnt["ops"], "seed": fig.get("seed", 1000),
+                            "ops": cnt["ops"], "seed": fig.get("seed", 1000) + replica * REPLICA_SEED_STRIDE,
                             "run_options": [o for o in fig.get("run_options", []) if o not in shaping],
                             "group": _group_id(factors, fig.get("interleave", []))
                             if interleave_writes or read_only(w) else "",
@@ -553,7 +559,8 @@ def runs(scale_cfg, study=None, figure=None, select=None):
             continue
         cnt = counts(scale_cfg, s, fig_id, fig)
         shared = load_repetitions(scale_cfg, s, fig_id, cnt["repetitions"])
-        points = _point_rows(s, fig_id, fig, cnt, _scale_entry(scale_cfg, s, fig_id).get("interleave_writes", False))
+        entry = _scale_entry(scale_cfg, s, fig_id)
+        points = _point_rows(s, fig_id, fig, cnt, entry.get("interleave_writes", False), entry.get("replicas", 1))
         keep = scale_select(scale_cfg, s, fig_id)
         if keep:
             frame = pd.DataFrame(points)

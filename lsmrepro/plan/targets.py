@@ -20,6 +20,7 @@
 """
 import argparse
 import json
+import re
 from pathlib import Path
 
 import humanfriendly
@@ -323,17 +324,19 @@ def _startup(measured):
     return max(0.0, min(rest)) if rest else 0.0
 
 
-def estimate(results, scale, select=None, scale_cfg=None):
+def estimate(results, scale, select=None, scale_cfg=None, times=None):
     """Estimated wall seconds and disk bytes at `scale` (of the runs `select`
     keeps, as --config select= does): (per figure, per study). A figure's
     row is what running it alone costs, every load it reads included; a
     study's counts each load once, as one Snakemake run of the study makes
     it once for every figure that reads it. `scale_cfg`: the scale's
-    settings to price instead of config/scales/<scale>.yaml's (other counts)."""
-    return pricer(results, scale, select, scale_cfg)()
+    settings to price instead of config/scales/<scale>.yaml's (other counts).
+    `times`: job_times(results, scale)'s result, for a caller that prices
+    several designs from one reading of the thousands of job files."""
+    return pricer(results, scale, select, scale_cfg, times)()
 
 
-def pricer(results, scale, select=None, scale_cfg=None):
+def pricer(results, scale, select=None, scale_cfg=None, times=None):
     """estimate's work, the job times read once: a function of a set of
     "study/figure" experiments (None: all) to (per figure, per study), each
     load counted once in a study's total, as one Snakemake run of those
@@ -342,7 +345,7 @@ def pricer(results, scale, select=None, scale_cfg=None):
     from engines.registry import load_variants
     variants = load_variants()
     canon = lambda job: _library_id(job, variants)  # noqa: E731
-    measured = _by_library(job_times(results, scale)[0], variants)
+    measured = _by_library((times or job_times(results, scale))[0], variants)
     startup = _startup(measured)
     per_scale_runs = {}  # scale -> its runs, expanded only where a log lacks its ops
     loads = {}  # load id -> (seconds or None when unmeasured, disk bytes)
@@ -358,6 +361,13 @@ def pricer(results, scale, select=None, scale_cfg=None):
                 seconds = startup + (s - startup) * keys
             loads[load] = (seconds, disk)
         return loads[load]
+
+    def measured_key(kind, r):
+        """The job times' key of a run: its own, else (an A/A replica never
+        timed) its point's (unreplicated)."""
+        key = (kind, canon(f"{r.study}/{r.figure}/{r.point}"))
+        plain = (kind, canon(f"{r.study}/{r.figure}/{unreplicated(r.point)}"))
+        return key if key in measured or plain not in measured else plain
 
     def scaled(key, r):
         """(the measured job's seconds, its phase at this scale's ops,
@@ -376,7 +386,7 @@ def pricer(results, scale, select=None, scale_cfg=None):
         return s, phase, phase_here, _keys(scale, r.dataset_name) / _keys(src_scale, r.dataset_name)
 
     def run_cost(r):
-        key = ("run", canon(f"{r.study}/{r.figure}/{r.point}"))
+        key = measured_key("run", r)
         if key not in measured:
             return None
         s, phase, phase_here, keys = scaled(key, r)
@@ -388,7 +398,7 @@ def pricer(results, scale, select=None, scale_cfg=None):
         (an earlier run of the figure), less the start-ups it shares."""
         r0 = rows[0]
         group = ("group", canon(f"{r0.study}/{r0.figure}/{r0.group}"))
-        members = [("member", canon(f"{r.study}/{r.figure}/{r.point}")) for r in rows]
+        members = [measured_key("member", r) for r in rows]
         if group in measured and all(m in measured for m in members):
             parts = [scaled(m, r) for m, r in zip(members, rows)]
             src_scale, s = _closest(measured[group], scale)[:2]
@@ -465,6 +475,12 @@ def _closest(jobs, scale):
     ops = [j[3] for j in mine if j[3]]
     return (src, sum(j[1] for j in mine) / len(mine), sum(j[2] for j in mine) / len(mine),
             sum(ops) / len(ops) if ops else None, any(j[4] for j in mine))
+
+
+def unreplicated(point):
+    """A point's id without its A/A replica (a scale's `replicas`): every
+    replica runs the point's work, so its measured job times price them all."""
+    return re.sub(rf"\{studies.ID_SEP}replica=\d+$", "", point)
 
 
 def _same_load(a, b):
