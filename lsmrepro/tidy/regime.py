@@ -370,18 +370,51 @@ def figure_row(study, figure, fig_spec, regime, rows):
     }
 
 
+# Selector keys that pick a metric of a run, not the run: every other key of a
+# claim's selector is a factor (workload, dataset, engine option) of its runs.
+NOT_FACTORS = ("experiment", "metric", "op", "subset")
+
+
+def _text(v):
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
+def claim_runs(claim, rows):
+    """The regime rows of the runs a claim measures: those whose factors match
+    one of its measure's selectors (e.g. fig9's write_heavy runs for a
+    write-heavy claim, not the figure's read-only ones). A factor a row does
+    not carry does not exclude it; a claim with no selector keeps every row."""
+    measure = claim.get("measure") or {}
+    selectors = [measure[k] for k in ("where", "numerator", "denominator", "part", "whole")
+                 if isinstance(measure.get(k), dict)]
+    if not selectors:
+        return rows
+
+    def hit(row, sel):
+        if "experiment" in sel and row["experiment"] != sel["experiment"]:
+            return False
+        for key, wanted in sel.items():
+            if key in NOT_FACTORS or key not in row or row[key] is None or row[key] != row[key]:
+                continue
+            if _text(row[key]) not in {_text(w) for w in (wanted if isinstance(wanted, list) else [wanted])}:
+                return False
+        return True
+    return [r for r in rows if any(hit(r, sel) for sel in selectors)]
+
+
 def claim_regime(claim, figs, tidy_rows, path=None):
     """(names, reached, why) of one claim: the conditions it depends on (its
     own `regime:`, else its figure's `regime.depends_on`) decided by
-    `condition` on the tidy rows of its figure and the figures it uses, with
-    the claim's own gain for index_share_needed."""
+    `condition` on the tidy rows of the runs it measures (claim_runs) in its
+    figure and the figures it uses, with the claim's own gain for
+    index_share_needed."""
     fig = figs.get(claim["figure"], {})
     if "engines" not in fig and "uses" not in fig:
         return claim.get("regime", []), "n.a.", "the figure has no runs"
     regime = figure_regime(claim["study"], claim["figure"], figs, path or "experiments.yaml")
     names = claim.get("regime", regime["depends_on"])
     experiments = {claim["figure"], *fig.get("uses", [])}
-    rows = [r for r in tidy_rows if r["experiment"] in experiments]
+    rows = claim_runs(claim, [r for r in tidy_rows if r["experiment"] in experiments])
     if not rows:
         return names, "n.a.", "no runs at this scale"
     ours = ours_of(rows)
