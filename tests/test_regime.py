@@ -218,3 +218,12 @@ def test_a_claim_is_judged_on_the_runs_it_selects():
     reads = {**claim, "measure": {"kind": "value", "where": {"experiment": "fig9", "metric": "x", "workload": "read_only"}}}
     assert regime.claim_regime(reads, figs, rows)[1] == "no"
     assert regime.claim_regime({**claim, "measure": {}}, figs, rows)[1] == "no"  # the figure's median: 0
+
+
+def test_the_regime_table_shows_our_segments_beside_the_real_sets():
+    paper = {**PAPER, "depends_on": ["data_hardness"]}
+    rows = [{**tidy(r, "regime_data_hardness_ratio", 0.93, "fig8", "fb"), "subset": "eps=4",
+             "note": "186262 segments at eps 4 vs 200666 of the real set at eps 160.0"} for r in ("a", "b")]
+    [row] = regime.table("lsm-eval", rows, {"fig8": {**FIG, "regime": paper}}, "spec.yaml")
+    assert row["data_segments"] == "fb eps=4: 0.93x (186262 segments at eps 4 vs 200666 of the real set at eps 160.0)"
+    assert row["reached"] == "yes" and "data_segments" in regime.COLUMNS
