@@ -199,3 +199,31 @@ def test_a_claim_inherits_its_figure_regime_or_names_its_own():
     assert regime.claim_regime(own, figs, rows)[:2] == (["index_share_needed"], "yes")
     assert regime.claim_regime({**own, "paper": {"value": 2.21}}, figs, rows)[1] == "no"
     assert regime.claim_regime(claim, figs, [])[1] == "n.a."
+
+
+def test_a_claim_is_judged_on_the_runs_it_selects():
+    """fig9's write-heavy claim reads its write_heavy runs' flushes, not the
+    read-only runs' zero beside them (the figure's median would be 0)."""
+    paper = {**PAPER, "depends_on": ["cached_fraction"]}
+    figs = {"fig9": {**FIG, "regime": paper}}
+    rows = [{**tidy(r, "regime_compactions_in_phase", n, "fig9"), "workload": w}
+            for r, n, w in (("a", 0, "read_only"), ("b", 0, "read_only"), ("c", 4, "write_heavy"))]
+    claim = {"id": "c", "study": "doblix", "figure": "fig9", "regime": ["flushes_in_phase"],
+             "measure": {"kind": "ratio", "numerator": {"experiment": "fig9", "metric": "run_throughput",
+                                                        "workload": "write_heavy", "table": "doblix"},
+                         "denominator": {"experiment": "fig9", "metric": "run_throughput",
+                                         "workload": "write_heavy", "table": "block"}}}
+    assert [r["run"] for r in regime.claim_runs(claim, rows)] == ["c"]
+    assert regime.claim_regime(claim, figs, rows)[1] == "yes"
+    reads = {**claim, "measure": {"kind": "value", "where": {"experiment": "fig9", "metric": "x", "workload": "read_only"}}}
+    assert regime.claim_regime(reads, figs, rows)[1] == "no"
+    assert regime.claim_regime({**claim, "measure": {}}, figs, rows)[1] == "no"  # the figure's median: 0
+
+
+def test_the_regime_table_shows_our_segments_beside_the_real_sets():
+    paper = {**PAPER, "depends_on": ["data_hardness"]}
+    rows = [{**tidy(r, "regime_data_hardness_ratio", 0.93, "fig8", "fb"), "subset": "eps=4",
+             "note": "186262 segments at eps 4 vs 200666 of the real set at eps 160.0"} for r in ("a", "b")]
+    [row] = regime.table("lsm-eval", rows, {"fig8": {**FIG, "regime": paper}}, "spec.yaml")
+    assert row["data_segments"] == "fb eps=4: 0.93x (186262 segments at eps 4 vs 200666 of the real set at eps 160.0)"
+    assert row["reached"] == "yes" and "data_segments" in regime.COLUMNS

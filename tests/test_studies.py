@@ -109,7 +109,7 @@ def test_interleaved_runs_of_a_repetition_and_condition_are_one_job():
 def test_writing_runs_of_an_interleaved_figure_take_turns_only_where_the_scale_says():
     """doblix fig9: the four systems of a dataset, workload and repetition
     are one job; the mixes that insert only with the scale's
-    interleave_writes (local: a run's inserts fit in a memtable)."""
+    interleave_writes (none at local since its scale model flushes them)."""
     local = studies.load_scale("local")
     for writes in (True, False):
         cfg = copy.deepcopy(local)
@@ -127,6 +127,31 @@ def test_writing_runs_of_an_interleaved_figure_take_turns_only_where_the_scale_s
     assert studies.read_only({"kind": "ycsb", "spec": "workloadc"})
     assert not studies.read_only({"kind": "ycsb", "spec": "workloadc", "properties": {"updateproportion": 0.5}})
     assert not studies.read_only({"kind": "ycsb", "spec": "workloadf"})  # read-modify-write
+
+
+def test_the_scale_model_sets_an_option_sets_sizes_and_refuses_interleaved_flushing_writes():
+    """local's scale_model: bourbon's LevelDB sizes x 5/64 in every load and
+    run of an option set that names it, doblix's write buffer sized to flush
+    in a writing run, which then cannot take turns (a flush would land in
+    another system's turn); smoke has no scale model."""
+    local = studies.load_scale("local")
+    load = studies.runs(local, "bourbon", "fig10").iloc[0].load_args
+    for o in ("max_bytes_for_level_base=819200", "max_file_size=163840", "write_buffer_size=327680", "bloom_bits=10"):
+        assert o in load
+    assert not any("max_bytes_for_level" in a for a in studies.runs(SMOKE, "bourbon", "fig10").iloc[0].load_args)
+    fig9 = studies.runs(local, "doblix", "fig9")
+    assert "write_buffer_size=5242880" in fig9.iloc[0].load_args
+    assert set(fig9[fig9["group"] != ""]["workload"]) == {"read_only"}
+    for model in local["scale_model"].values():
+        assert all(set(v) == {"ours", "paper", "why"} and v["ours"] != v["paper"] for v in model.values())
+    cfg = copy.deepcopy(local)
+    cfg["counts"]["figures"]["doblix/fig9"]["interleave_writes"] = True
+    with pytest.raises(InputError, match="interleave_writes.*scale_model.doblix-setup"):
+        studies.check_scale(cfg, "local.yaml")
+    cfg = copy.deepcopy(local)
+    cfg["scale_model"]["no-such-set"] = {"write_buffer_size": {"ours": 1, "paper": 2, "why": "a reason long enough"}}
+    with pytest.raises(InputError, match="scale_model.no-such-set"):
+        studies.check_scale(cfg, "local.yaml")
 
 
 def test_bourbons_wisckey_shares_its_load_and_takes_turns_where_nothing_learns_meanwhile():

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from base.yamlio import load_yaml, validate
 from base.errors import InputError, cli
+from workloads import hardness
 
 HERE = Path(__file__).resolve().parent
 CATALOGUE = HERE / "datasets.yaml"
@@ -106,6 +107,7 @@ def table1_rows(catalogue, manifests_dir, study="lsm-eval"):
                 "key_bytes": use["key_bytes"],
                 "value_bytes": use["value_bytes"],
                 "stand_in": m["stand_in"],
+                "pla_segments_vs_real": hardness.describe(m.get("hardness")),
             })
     return rows
 

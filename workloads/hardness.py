@@ -52,9 +52,50 @@ def compare(dataset, keys, segments, published=None):
     return out
 
 
-def measure(tool, path, epsilons=EPSILONS):
-    proc = subprocess.run([str(tool), "--in", str(path), "--eps", ",".join(map(str, epsilons))],
-                          capture_output=True, text=True)
+def applies(dataset, published=None):
+    """Whether a dataset's manifest carries hardness: a published curve, or
+    a reason none is published (`unpublished`)."""
+    published = published or load_yaml(PUBLISHED)
+    return dataset in (published.get("segments") or {}) or dataset in (published.get("unpublished") or {})
+
+
+def manifest_block(tool, dataset, path, published=None):
+    """The manifest's `hardness`: our segments per chosen epsilon beside the
+    published real set's at k*e (regime data_hardness reads it), its source,
+    and the mapping; where nothing is published, our segments and why."""
+    published = published or load_yaml(PUBLISHED)
+    got = measure(tool, path)
+    compared = compare(dataset, got["keys"], got["segments"], published)
+    block = {"tool": "lidx_hardness (optimal PLA segments, indexes/tools/lidx_hardness.cc)",
+             "mapping": f"our n keys at e ~ the published {published['keys']}-key set at "
+                        f"({published['keys']}/n)*e (every-k-th-key downsample)",
+             "epsilons": {str(e): compared.get(str(e), {"segments": c}) for e, c in got["segments"].items()}}
+    if dataset in (published.get("segments") or {}):
+        block["source"] = published["source"]
+    else:
+        block["unpublished"] = published["unpublished"][dataset]
+    return block
+
+
+def describe(block):
+    """A manifest's `hardness` in one line for the dataset tables: ours beside
+    the real set's per epsilon ("" without one)."""
+    if not block:
+        return ""
+    parts = []
+    for eps, h in sorted(block["epsilons"].items(), key=lambda kv: float(kv[0])):
+        if h.get("published_segments"):
+            parts.append(f"e={eps}: {h['segments']} vs {h['published_segments']} at e={h['published_eps']:g}"
+                         f" ({h['segments'] / h['published_segments']:.2f}x)")
+        else:
+            parts.append(f"e={eps}: {h['segments']}")
+    return "; ".join(parts) + (f" ({block['unpublished']})" if "unpublished" in block else "")
+
+
+def measure(tool, path, epsilons=EPSILONS, every=1):
+    """{keys, segments: {eps: count}} of the SOSD file (of its every-th key)."""
+    proc = subprocess.run([str(tool), "--in", str(path), "--eps", ",".join(map(str, epsilons)),
+                           "--every", str(every)], capture_output=True, text=True)
     if proc.returncode:
         raise InputError(path, "hardness", proc.stderr.strip() or f"lidx_hardness exit {proc.returncode}")
     return json.loads(proc.stdout)

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from base.errors import InputError, cli
-from workloads import catalogue, manifest, sosd_fetch
+from workloads import catalogue, hardness, manifest, sosd_fetch
 
 
 def _datagen(datagen, *args):
@@ -39,7 +39,10 @@ def _param_args(params):
     return [a for k, v in sorted(params.items()) for a in ("--param", f"{k}={v}")]
 
 
-def dataset(name, scale, out, datagen, data_dir, real_policy, cat=None):
+def dataset(name, scale, out, datagen, data_dir, real_policy, cat=None, lidx_hardness=None):
+    """The dataset file and its manifest; with `lidx_hardness` (the tool), the
+    manifest's `hardness` for a set with a published real-set count
+    (workloads/hardness.py), the real file's downsample as the stand-in's."""
     cat = cat or catalogue.load()
     e = catalogue.entry(cat, name)
     out = Path(out)
@@ -73,6 +76,8 @@ def dataset(name, scale, out, datagen, data_dir, real_policy, cat=None):
         if stand_in:
             facts["stands_in_for"] = e["real"]["file"]
             facts["label_suffix"] = " (stand-in)"
+    if lidx_hardness and e["key_type"] == "uint64" and hardness.applies(name):
+        facts["hardness"] = hardness.manifest_block(lidx_hardness, name, out)
     facts["seconds"] = round(time.monotonic() - started, 3)
     facts["sha256"] = manifest.sha256_of(out)
     manifest.write(out.with_name(out.name + ".manifest.json"), facts)
@@ -132,9 +137,11 @@ def main(argv=None):
     ap.add_argument("--datagen", required=True)
     ap.add_argument("--data-dir", default="data")
     ap.add_argument("--real", choices=["prefer", "require"], default="prefer")
+    ap.add_argument("--lidx-hardness", help="the lidx_hardness tool: the manifest's `hardness` (workloads/hardness.py)")
     args = ap.parse_args(argv)
     if args.dataset:
-        f = dataset(args.dataset, args.scale, args.out, args.datagen, args.data_dir, args.real)
+        f = dataset(args.dataset, args.scale, args.out, args.datagen, args.data_dir, args.real,
+                    lidx_hardness=args.lidx_hardness)
     elif args.key_lengths_of:
         f = key_lengths(args.key_lengths_of, args.scale, args.out, args.datagen)
     else:

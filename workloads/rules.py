@@ -49,6 +49,12 @@ def downloadable(cat):
             if e["kind"] == "real" and e["real"]["md5"]}
 
 
+def hardness_sources(root="indexes"):
+    """Everything lidx_hardness is built from (its tool and lidx's headers)."""
+    return [f"{root}/CMakeLists.txt", f"{root}/tools/lidx_hardness.cc"] + sorted(
+        glob.glob(f"{root}/include/**/*.h", recursive=True))
+
+
 def datagen_sources(root="workloads"):
     """Everything datagen is built from, so an edit rebuilds it."""
     return [f"{root}/CMakeLists.txt"] + sorted(

@@ -19,6 +19,7 @@ from workloads import rules as wl
 
 WL_CAT = wl_catalogue.load(studies=lsm_studies.registry())
 WL_DATAGEN = f"{BUILD}/workloads/datagen"
+WL_HARDNESS = f"{BUILD}/lidx-tools/lidx_hardness"
 WL_DIR = f"{RESULTS}/{{scale}}/datasets"
 WL_LOGS = f"{RESULTS}/{{scale}}/logs/datasets"
 WL_DOWNLOADABLE = wl.downloadable(WL_CAT)
@@ -49,9 +50,30 @@ rule workloads_datagen:
         " && cmake --build {params.build} --target datagen -j {threads}) > {log} 2>&1"
 
 
+# The manifests' learned-index hardness (workloads/hardness.py): lidx's PGM
+# fitter counting a key set's optimal PLA segments, built alone (no tests).
+rule workloads_lidx_hardness:
+    input:
+        wl.hardness_sources(),
+    output:
+        WL_HARDNESS,
+    params:
+        build=lambda w, output: os.path.dirname(output[0]),
+    threads: workflow.cores
+    conda:
+        CONDA_ENV
+    log:
+        f"{BUILD}/logs/build/lidx_hardness.log",
+    shell:
+        "(cmake -S indexes -B {params.build} -G Ninja -DCMAKE_BUILD_TYPE=Release"
+        " -DLIDX_BUILD_TESTS=OFF -DLIDX_BUILD_BENCH=OFF"
+        " && cmake --build {params.build} --target lidx_hardness -j {threads}) > {log} 2>&1"
+
+
 rule dataset:
     input:
         datagen=WL_DATAGEN,
+        hardness=WL_HARDNESS,
         catalogue="workloads/datasets.yaml",
         real=lambda w: wl.real_input(WL_CAT, SCALES, config["data_dir"], w.name, w.scale),
     output:
@@ -67,7 +89,7 @@ rule dataset:
     shell:
         "python -m workloads.materialize --dataset {wildcards.name} --scale {wildcards.scale}"
         " --out {output.sosd} --datagen {input.datagen} --data-dir {params.data}"
-        " --real {params.real} > {log} 2>&1 || (tail -1 {log} >&2; exit 2)"
+        " --real {params.real} --lidx-hardness {input.hardness} > {log} 2>&1 || (tail -1 {log} >&2; exit 2)"
 
 
 rule dataset_key_lengths:

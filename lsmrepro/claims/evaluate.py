@@ -234,7 +234,9 @@ def _regime_rows(tidy):
     if not len(tidy) or "metric" not in tidy.columns:
         return []
     keep = tidy[tidy["metric"].isin(regime.METRICS + ("dataset_keys",))]
-    return keep[["experiment", "run", "dataset", "metric", "value"]].to_dict("records") if len(keep) else []
+    # the run's factor columns too: a claim's regime is measured on the runs it selects
+    keep = keep.drop(columns=[c for c in ("source", "note", "unit") if c in keep.columns])
+    return keep.to_dict("records") if len(keep) else []
 
 
 def _regime_fields(claim, study, rows):

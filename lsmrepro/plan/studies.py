@@ -357,6 +357,16 @@ def check_scale(scale_cfg, path):
         if entry.get("interleave_writes") and not figs[fig_id].get("interleave"):
             raise InputError(path, f"{field}.interleave_writes", f"a figure with `interleave` expected "
                                                                  f"(paper/{study}/experiments.yaml {fig_id} has none)")
+        flushing = [n for names in figs[fig_id].get("option_sets", {}).values() for n in names
+                    if "write_buffer_size" in (scale_cfg.get("scale_model") or {}).get(n, {})]
+        if entry.get("interleave_writes") and flushing:
+            raise InputError(path, f"{field}.interleave_writes",
+                             f"no interleaved writes where scale_model.{flushing[0]} sizes the write buffer "
+                             f"to flush in the run (an interleaved run fails when a flush begins in it)")
+    sets = _option_sets()
+    for name, entries in (scale_cfg.get("scale_model") or {}).items():
+        if name not in sets:
+            raise InputError(path, f"scale_model.{name}", f"an option set of {OPTION_SETS} expected")
 
 
 def scale_select(scale_cfg, study, fig_id):
@@ -406,11 +416,18 @@ def _load_shaping(study, options):
 REPLICA_SEED_STRIDE = 100000  # replica i's seeds: seed + i x this (repetitions never reach it)
 
 
-def _point_rows(study, fig_id, fig, cnt, interleave_writes=False, replicas=1):
+def scale_model_options(scale_cfg, option_set):
+    """The options a scale's `scale_model` sets for an option set (ours of
+    each entry; the paper's value and why stay in the scale file)."""
+    return {k: v["ours"] for k, v in ((scale_cfg or {}).get("scale_model") or {}).get(option_set, {}).items()}
+
+
+def _point_rows(study, fig_id, fig, cnt, interleave_writes=False, replicas=1, scale_cfg=None):
     """One dict per point of the grid (repetitions not yet expanded); with
     `interleave_writes` (the scale's say) its writing runs take turns too;
     `replicas` > 1 (the scale's A/A replicas) repeats every point with a
-    factor `replica` and seeds of its own, so it starts from its own load."""
+    factor `replica` and seeds of its own, so it starts from its own load;
+    each option set's options as the scale's `scale_model` sets them."""
     datasets = fig["datasets"]
     labels = datasets if isinstance(datasets, dict) else {d: d for d in datasets}
     varying = [d for d in DIMENSIONS if isinstance(fig.get(d), list)]
@@ -420,6 +437,7 @@ def _point_rows(study, fig_id, fig, cnt, interleave_writes=False, replicas=1):
         fixed = {}
         for name in fig.get("option_sets", {}).get(engine, []):
             fixed.update(sets[name]["options"])
+            fixed.update(scale_model_options(scale_cfg, name))
         grids = _subgrids(fig.get("grid", {}).get(engine, {}))
         combos = [(grid, combo) for grid in grids for combo in itertools.product(*grid.values())]
         for grid, combo in combos:
@@ -560,7 +578,8 @@ def runs(scale_cfg, study=None, figure=None, select=None):
         cnt = counts(scale_cfg, s, fig_id, fig)
         shared = load_repetitions(scale_cfg, s, fig_id, cnt["repetitions"])
         entry = _scale_entry(scale_cfg, s, fig_id)
-        points = _point_rows(s, fig_id, fig, cnt, entry.get("interleave_writes", False), entry.get("replicas", 1))
+        points = _point_rows(s, fig_id, fig, cnt, entry.get("interleave_writes", False), entry.get("replicas", 1),
+                             scale_cfg)
         keep = scale_select(scale_cfg, s, fig_id)
         if keep:
             frame = pd.DataFrame(points)

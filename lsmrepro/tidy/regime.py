@@ -26,8 +26,9 @@ Per run (tidy rows, added by lsmrepro/tidy/aggregate.py), from what the logs hol
                                LevelDB forks count them in regime_compactions_in_phase
   regime_data_hardness_ratio   per epsilon (subset `eps=<e>`): the dataset's PLA segments at
                                epsilon e over the published real set's at k*e (the run
-                               record's dataset manifest, `hardness`; workloads/hardness.py);
-                               1 for the real file
+                               record's dataset manifest, `hardness`, written by the dataset
+                               rule through workloads/hardness.py); 1 for the real file.
+                               The regime table's data_segments shows both counts
   learned_slr_kept_share       SLR runs: of the tables the run's load built, the share whose
                                error-aware model was kept (1 - slr_abandoned / tables_built)
 
@@ -363,6 +364,7 @@ def figure_row(study, figure, fig_spec, regime, rows):
         "paper_levels": _fmt(regime.get("levels")), "ours_levels": _fmt(ours["regime_tree_levels"]),
         "ours_background_bytes_in_phase": _fmt(ours["regime_background_bytes_in_phase"]),
         "ours_data_hardness_ratio": _fmt(ours["regime_data_hardness_ratio"]),
+        "data_segments": _segments_text(rows),
         "threads": regime["threads"], "depends_on": " ".join(regime["depends_on"]),
         "reached": reached,
         "why": ("; ".join(why) or "the claims depend on no regime") if runs else "no runs at this scale",
@@ -370,18 +372,61 @@ def figure_row(study, figure, fig_spec, regime, rows):
     }
 
 
+# Selector keys that pick a metric of a run, not the run: every other key of a
+# claim's selector is a factor (workload, dataset, engine option) of its runs.
+NOT_FACTORS = ("experiment", "metric", "op", "subset")
+
+
+def _text(v):
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
+def _segments_text(rows):
+    """Per dataset and epsilon, our PLA segments beside the real set's (the
+    hardness rows' notes; one per dataset and epsilon, the runs share a file)."""
+    seen = {}
+    for r in rows:
+        if r["metric"] == "regime_data_hardness_ratio":
+            seen.setdefault((r["dataset"], r.get("subset", "")), (float(r["value"]), r.get("note", "")))
+    return "; ".join(f"{d} {s}: {v:.2f}x ({note})" for (d, s), (v, note) in sorted(seen.items()))
+
+
+def claim_runs(claim, rows):
+    """The regime rows of the runs a claim measures: those whose factors match
+    one of its measure's selectors (e.g. fig9's write_heavy runs for a
+    write-heavy claim, not the figure's read-only ones). A factor a row does
+    not carry does not exclude it; a claim with no selector keeps every row."""
+    measure = claim.get("measure") or {}
+    selectors = [measure[k] for k in ("where", "numerator", "denominator", "part", "whole")
+                 if isinstance(measure.get(k), dict)]
+    if not selectors:
+        return rows
+
+    def hit(row, sel):
+        if "experiment" in sel and row["experiment"] != sel["experiment"]:
+            return False
+        for key, wanted in sel.items():
+            if key in NOT_FACTORS or key not in row or row[key] is None or row[key] != row[key]:
+                continue
+            if _text(row[key]) not in {_text(w) for w in (wanted if isinstance(wanted, list) else [wanted])}:
+                return False
+        return True
+    return [r for r in rows if any(hit(r, sel) for sel in selectors)]
+
+
 def claim_regime(claim, figs, tidy_rows, path=None):
     """(names, reached, why) of one claim: the conditions it depends on (its
     own `regime:`, else its figure's `regime.depends_on`) decided by
-    `condition` on the tidy rows of its figure and the figures it uses, with
-    the claim's own gain for index_share_needed."""
+    `condition` on the tidy rows of the runs it measures (claim_runs) in its
+    figure and the figures it uses, with the claim's own gain for
+    index_share_needed."""
     fig = figs.get(claim["figure"], {})
     if "engines" not in fig and "uses" not in fig:
         return claim.get("regime", []), "n.a.", "the figure has no runs"
     regime = figure_regime(claim["study"], claim["figure"], figs, path or "experiments.yaml")
     names = claim.get("regime", regime["depends_on"])
     experiments = {claim["figure"], *fig.get("uses", [])}
-    rows = [r for r in tidy_rows if r["experiment"] in experiments]
+    rows = claim_runs(claim, [r for r in tidy_rows if r["experiment"] in experiments])
     if not rows:
         return names, "n.a.", "no runs at this scale"
     ours = ours_of(rows)
@@ -397,7 +442,7 @@ COLUMNS = ["study", "figure", "paper_figure", "runs", "paper_database_bytes", "p
            "paper_cached_fraction", "ours_cached_fraction", "paper_device", "ours_read_bytes_per_op",
            "ours_reads_per_op", "paper_settled", "ours_compactions_in_phase", "ours_learning_share",
            "paper_index_share", "ours_index_share", "paper_levels", "ours_levels",
-           "ours_background_bytes_in_phase", "ours_data_hardness_ratio",
+           "ours_background_bytes_in_phase", "ours_data_hardness_ratio", "data_segments",
            "threads", "depends_on", "reached", "why", "source"]
 
 
@@ -429,7 +474,7 @@ def write(rows, out_csv, out_md):
     shown = ["figure", "paper_figure", "runs", "paper_cached_fraction", "ours_cached_fraction",
              "ours_read_bytes_per_op", "paper_settled", "ours_compactions_in_phase", "ours_learning_share",
              "paper_index_share", "ours_index_share", "paper_levels", "ours_levels",
-             "ours_data_hardness_ratio", "reached", "why"]
+             "ours_data_hardness_ratio", "data_segments", "reached", "why"]
     lines = ["| " + " | ".join(shown) + " |", "|" + "---|" * len(shown)]
     lines += ["| " + " | ".join(str(r[c]).replace("|", "/") for c in shown) + " |" for r in rows]
     write_text(out_md, "\n".join(lines) + "\n")

@@ -1,13 +1,14 @@
 """lsm-eval/tab1 (the paper's Table 1): every dataset's entries, key and
 value size and total size, from the manifests of the files actually built
 (a stand-in for a SOSD file says so) and the catalogue's key/value sizes
-(spec["catalogue"])."""
+(spec["catalogue"]); and each set's learned-index hardness beside the real
+set's published one (optimal PLA segments per epsilon, workloads/hardness.py)."""
 import json
 from pathlib import Path
 
 import pandas as pd
 
-from workloads import catalogue
+from workloads import catalogue, hardness
 
 
 def figure(rows, spec):
@@ -27,5 +28,6 @@ def figure(rows, spec):
             "value_bytes": use["value_bytes"],
             "size_mib": round(manifest["count"] * entry / 2**20, 2),
             "key_encoding": use["key_encoding"],
+            "pla_segments_vs_real": hardness.describe(manifest.get("hardness")),
         })
     return None, pd.DataFrame(out)

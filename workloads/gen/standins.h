@@ -12,8 +12,9 @@
 
 namespace gen {
 
-// fb_200M: near-uniform user IDs with a few density steps and a handful of
-// huge outliers at the top (SOSD's fb has those; they hurt top-level models).
+// fb_200M: user IDs whose gaps are heavy-tailed (hard for a learned index at
+// every scale, as the real set) and a handful of huge outliers at the top
+// (SOSD's fb has those; they hurt top-level models).
 Keys FbLike(uint64_t n, uint64_t seed);
 // osm_cellids_800M: S2 cell ids, clustered at several scales (continents,
 // cities, streets) along the space-filling curve.
@@ -22,8 +23,9 @@ Keys OsmLike(uint64_t n, uint64_t seed);
 // a daily cycle, and bursts that repeat a second: duplicates are kept.
 // The span scales with n so the duplicate share matches the real set.
 Keys WikiLike(uint64_t n, uint64_t seed);
-// books_200M/800M (AMZN): smooth at large scale, irregular locally: gaps
-// whose log-mean wanders as a random walk.
+// books_200M/800M (AMZN): locally smooth (gaps of a small spread, near a
+// random walk's hardness) and bent at large scale by a slow drift of the
+// gaps' mean.
 // Keys end near 2^62, or 2^31 for a 32-bit file (SOSD's books_200M_uint32).
 Keys BooksLike(uint64_t n, uint64_t seed, int width);
 // Twitter user ids (SLR's TUD): sequential-era ids below 2^32 and snowflake

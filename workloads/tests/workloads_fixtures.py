@@ -28,6 +28,21 @@ def datagen():
     return build / "datagen"
 
 
+@pytest.fixture(scope="session")
+def lidx_hardness():
+    """The lidx_hardness tool (indexes/tools), built as the pipeline's
+    workloads_lidx_hardness rule builds it: lidx alone, no tests."""
+    build = REPO / "build" / "lidx-tools"
+    cmds = [["cmake", "-S", REPO / "indexes", "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+             "-DLIDX_BUILD_TESTS=OFF", "-DLIDX_BUILD_BENCH=OFF"],
+            ["cmake", "--build", build, "--target", "lidx_hardness", "-j", "2"]]
+    for cmd in cmds[(build / "CMakeCache.txt").is_file():]:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            pytest.fail(f"lidx_hardness does not build: {' '.join(map(str, cmd))}\n{r.stdout[-2000:]}{r.stderr[-1000:]}")
+    return build / "lidx_hardness"
+
+
 def _run(datagen, *args, ok=True):
     r = subprocess.run([str(datagen), *map(str, args)], capture_output=True, text=True)
     if ok:

@@ -35,13 +35,19 @@ class HooksRecorder : public leveldb::LsmHooks {
     return {{"seek_compaction", OptionSpec::Type::kBool, "true",
              "LevelDB's seek-triggered compaction: a table that gets probe first without "
              "finding their key is compacted after max(100, size/16 KiB) such gets; false: "
-             "gets start no compaction (engines/leveldb-hooks)", {}}};
+             "gets start no compaction (engines/leveldb-hooks)", {}},
+            {"max_bytes_for_level_base", OptionSpec::Type::kInt, "10485760",
+             "level-1 size limit in bytes (upstream's fixed 10 MiB; engines/leveldb-hooks)", {}, 1.0},
+            {"max_bytes_for_level_multiplier", OptionSpec::Type::kInt, "10",
+             "each level's limit over the one above it (upstream's fixed 10; engines/leveldb-hooks)", {}, 2.0}};
   }
   // Installs the recorder and applies Specs(); call from Configure, just
   // before DB::Open (compaction start times count from here).
   void Configure(const OptionSet& o, leveldb::Options* options) {
     options->hooks = this;
     options->seek_compaction = o.Bool("seek_compaction");
+    options->max_bytes_for_level_base = static_cast<double>(o.Int("max_bytes_for_level_base"));
+    options->max_bytes_for_level_multiplier = static_cast<double>(o.Int("max_bytes_for_level_multiplier"));
     open_micros_ = leveldb::Env::Default()->NowMicros();
   }
 
