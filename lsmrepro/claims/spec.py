@@ -1,13 +1,14 @@
 """Reads paper/<study>/claims.yaml: the schema (paper/claims.schema.yaml),
 then what a schema cannot say: the study is the file's folder, the figure
-is in the study's spec, the paper gives exactly one of value | members |
+is in the study's spec, index families are resolved (lsmrepro/plan/
+index_selectors.py), the paper gives exactly one of value | members |
 range | direction, and the rule fits what the paper gives and what is
 measured. Also the band of each rule, written once (paper/README.md, "The
 statistical rule", documents it)."""
 import math
 from pathlib import Path
 
-from lsmrepro.plan import studies
+from lsmrepro.plan import index_selectors, studies
 from base.yamlio import load_yaml, validate
 from base.errors import InputError
 
@@ -41,6 +42,7 @@ def load_claims(paths=None):
 def _load_file(path):
     data = load_yaml(path)  # libyaml: every Snakemake start reads every claim
     validate(data, SCHEMA, path)
+    index_selectors.expand_claims(data["claims"], path)
     for i, c in enumerate(data["claims"]):
         if c["study"] not in studies.registry():
             raise InputError(path, f"claims.{i}.study", f"a study of paper/studies.yaml expected, got {c['study']!r}")

@@ -32,6 +32,7 @@ import pandas as pd
 from base import pyimports
 from base.errors import InputError, cli
 from base.yamlio import load_yaml, validate
+from lsmrepro.plan import index_selectors
 from workloads import catalogue
 
 # Between the name=value parts of a run's or a load's id. Not ",": Snakemake's
@@ -203,12 +204,14 @@ def _check_interleave(fig, path, where):
 
 @lru_cache(maxsize=None)
 def load_spec(study):
-    """The validated experiment spec of a registered study."""
+    """The validated experiment spec of a registered study, its index
+    families resolved (index_selectors)."""
     if study not in registry():
         raise InputError(REGISTRY, study, f"a registered study expected ({', '.join(registry())})")
     path = spec_path(study)
     data = load_yaml(path)
     validate(data, SCHEMA, path)
+    index_selectors.expand_spec(data, path)
     for fig_id, fig in data["figures"].items():
         _check_figure(study, fig_id, fig, path)
     return data
