@@ -70,9 +70,10 @@ def check_claim(c, path, field):
     if extra:
         raise InputError(path, f"{field}.rule", f"only {', '.join(sorted(RULE_FIELDS[kind]))} with kind {kind} "
                          f"expected, got {', '.join(sorted(extra))}")
-    if kind == "bound" and c["study"] != "baseline":
+    if kind == "bound" and studies.registry()[c["study"]]["seed"]:
         raise InputError(path, f"{field}.rule.kind", "magnitude, direction or range expected: bound is the "
-                         "pipeline's own requirement (study baseline only)")
+                         "pipeline's own requirement (a study of no paper: seed \"\" in paper/studies.yaml, "
+                         "as baseline and engineering)")
     if kind == "bound" and rule.get("min", -math.inf) > rule.get("max", math.inf):
         raise InputError(path, f"{field}.rule", f"min <= max expected, got {rule['min']} > {rule['max']}")
     if what in ("members", "range") and m["kind"] not in MEMBER_KINDS:
