@@ -49,7 +49,7 @@ def test_claim_selecting_no_rows_has_no_data(tmp_path, make_log):
     assert r.loc[0, "verdict"] == "no data" and r.loc[0, "n"] == 0
 
 
-@pytest.mark.parametrize("study", ["baseline", "lsm-eval", "slr", "bourbon", "doblix"])
+@pytest.mark.parametrize("study", ["baseline", "lsm-eval", "slr", "bourbon", "doblix", "engineering"])
 def test_every_claim_has_no_data_on_an_empty_tidy_table(tmp_path, study):
     """A study whose runs all vanished (the tidy table is a header) gives
     "no data" for every claim, never a crash on a grid factor no run has."""

@@ -291,7 +291,8 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None, with_fl
             continue
         s = claim["study"]
         if s not in runs_of:
-            runs = studies.runs(scale_cfg, study=s) if studies.spec_path(s).is_file() else pd.DataFrame()
+            runs = pd.concat([studies.runs(scale_cfg, study=s), studies.tool_runs(scale_cfg, study=s)],
+                             ignore_index=True) if studies.spec_path(s).is_file() else pd.DataFrame()
             runs_of[s] = (runs, _runs_tidy(runs))
         all_runs, runs = runs_of[s]
         rows = synthetic_tidy(claim, runs)

@@ -618,8 +618,10 @@ def tool_runs(scale_cfg, study=None, select=None):
             point = dict(zip(grid, (_token(v, "", "") for v in values)))
             for rep in range(cnt["repetitions"]):
                 seed = fig.get("seed", 1000) + rep
-                rows.append({"study": s, "figure": fig_id, "point": ID_SEP.join(f"{k}={v}" for k, v in point.items()),
-                             "factors": point, **point, "rep": rep, "seed": seed, "tool": fig["tool"],
+                pid = ID_SEP.join(f"{k}={v}" for k, v in point.items())
+                # no load: each run is its own process from scratch (its `load` its own id)
+                rows.append({"study": s, "figure": fig_id, "point": pid, "factors": point, "workload": "",
+                             **point, "load": f"{s}/{fig_id}/{pid}/r{rep}", "rep": rep, "seed": seed, "tool": fig["tool"],
                              "binary": tools.binary(fig["tool"]),
                              "args": tools.args(fig["tool"], point, fig["tool_options"], cnt["ops"], seed)})
         frame = pd.DataFrame(rows)

@@ -12,15 +12,16 @@ import json
 
 from base.errors import InputError
 
-# tool -> its binary (what rule build_tool makes), grid dimensions, options
-# and the columns of its CSV that name what a row measured (the rest are
-# metrics, one tidy row each).
+# tool -> its binary (what rule build_lidx_bench makes), grid dimensions,
+# options and the columns of its CSV that name what a row measured (the
+# rest are metrics, one tidy row each).
 TOOLS = {
     "lidx_bench": {
         "binary": "indexes/lidx_bench",  # under the build dir (rule build_lidx_bench)
         "dimensions": ("dataset", "keys"),
         "options": {"indexes": list, "rounds": int},
-        "factors": ("dataset", "index", "knobs", "n"),
+        # CSV column -> tidy column, of the columns naming what a row measured
+        "factors": {"dataset": "dataset", "index": "index", "knobs": "knobs", "n": "keys"},
     },
 }
 
@@ -42,6 +43,11 @@ def check_figure(fig, path, where):
         raise InputError(path, f"{where}.tool_options", f"{', '.join(sorted(missing))} expected")
 
 
+def tidy_columns(fig):
+    """The tidy columns a tool figure's rows carry besides the common ones."""
+    return set(fig["tool_grid"]) | set(TOOLS[fig["tool"]]["factors"].values()) if "tool" in fig else set()
+
+
 def binary(tool):
     """The tool's binary, relative to the build folder."""
     return TOOLS[tool]["binary"]
@@ -51,7 +57,7 @@ def manifest(row):
     """A tool run's identity as JSON text (rule tool_run passes it to
     lsmrepro.run.tool, which keeps it in the run's record): aggregate reads
     the run's factors from it."""
-    return json.dumps({"study": row.study, "experiment": row.figure, "point": row.point, "repetition": row.rep,
+    return json.dumps({"study": row.study, "experiment": row.figure, "point": row.point, "repetition": int(row.rep),
                        "tool": row.tool, "factors": row.factors})
 
 

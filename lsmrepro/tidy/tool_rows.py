@@ -41,8 +41,8 @@ def metric_rows(record_path, record, base):
         for line, r in enumerate(csv.DictReader(f), start=2):
             if set(UNITS) - set(r):
                 raise InputError(csv_path, "header", f"columns {', '.join(UNITS)} expected")
-            own = {("keys" if k == "n" else k): (r[k] or DEFAULT_KNOBS if k == "knobs" else r[k])
-                   for k in tool["factors"] if k != "dataset"}
+            own = {column: (r[k] or DEFAULT_KNOBS if k == "knobs" else r[k])
+                   for k, column in tool["factors"].items() if k != "dataset"}
             for metric, unit in UNITS.items():
                 rows.append({**base, **own, "metric": metric, "op": "", "subset": "", "value": r[metric],
                              "unit": unit, "source": f"{csv_path}:{line}"})
