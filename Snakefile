@@ -29,6 +29,7 @@ container: os.environ.get("LSMREPRO_IMAGE", "containers/lsmrepro.sif")
 include: "workflow/common.smk"
 include: "engines/engines.smk"
 include: "workloads/workloads.smk"
+include: "indexes/indexes.smk"
 include: "hardware/hardware.smk"
 # The pipeline's stages (lsmrepro/<stage>/), then the figures and targets.
 include: "workflow/rules/plan.smk"

@@ -2,8 +2,12 @@
 InputError) and validate it against a JSON Schema written in YAML (the first
 violation, deepest path first, becomes one InputError naming the file, the
 dotted field and what was expected)."""
+from pathlib import Path
+
 import jsonschema
 import yaml
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from base.errors import InputError
 
@@ -28,6 +32,13 @@ def _field(error):
 
 def _expected(error):
     v = error.validator
+    # One of several forms: what the form of the value's own type lacks
+    # (an index family's unknown field, not "not a list").
+    fitting = [e for e in error.context or () if e.validator != "type"]
+    if v in ("anyOf", "oneOf") and fitting:
+        e = max(fitting, key=lambda e: len(e.relative_path))
+        where = ".".join(str(p) for p in e.relative_path)
+        return f"{where + ': ' if where else ''}{_expected(e)}"
     if v == "enum":
         return f"expected one of {', '.join(map(str, error.validator_value))}, got {error.instance!r}"
     if v == "type":
@@ -39,10 +50,19 @@ def _expected(error):
     return f"{error.message}"
 
 
+def _schema_files(folder):
+    """Resolves a `$ref` to another schema file, named relative to the
+    folder of the schema that refers to it (a definition two schemas share,
+    e.g. paper/index_family.schema.yaml, written once)."""
+    def retrieve(uri):
+        return Resource.from_contents(load_yaml(Path(folder) / uri), default_specification=DRAFT202012)
+    return Registry(retrieve=retrieve)
+
+
 def validate(data, schema_path, origin):
     """Raises InputError for the first (deepest-path-first) violation."""
     schema = load_yaml(schema_path)
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = jsonschema.Draft202012Validator(schema, registry=_schema_files(Path(schema_path).parent))
     errors = sorted(validator.iter_errors(data), key=lambda e: (-len(e.absolute_path), str(e.absolute_path)))
     if errors:
         e = errors[0]

@@ -1,19 +1,22 @@
 """lidx's index registry for the Python side: `indexes/registry.json`, the
 JSON that `lidx_list` prints from `include/lidx/registry.h` (the one list of
 index ids; ctest `lidx_manifest_test` fails when the committed copy differs).
-engines/difftest.py expands `{each_table_index: ...}` runs over it and
-paper/lsm_eval.py takes its index order, families and labels from it.
+engines/difftest.py expands `{each_table_index: ...}` runs over it,
+paper/lsm_eval.py takes its index order, families and labels from it, and
+study specs and claims name indexes by family through `family_members`
+(lsmrepro/plan/index_selectors.py).
 
     from indexes import registry
     registry.table_ids()                 # ['fp', 'plr', ..., 'lits']
     registry.load()[0]["label"]          # 'FP'
+    registry.family_members(["clustered"], learned=True)   # ['plr', 'ft', ..., 'rmi']
 """
 import json
 from pathlib import Path
 
 MANIFEST = Path(__file__).with_name("registry.json")
 FIELDS = {"id": str, "label": str, "family": str, "table": bool, "exact": bool,
-          "boundary": str, "knob": str, "fixed": str}
+          "boundary": str, "knob": str, "fixed": str, "learned": bool, "variant_of": str}
 FAMILIES = ("clustered", "unclustered", "other")
 
 
@@ -41,3 +44,16 @@ def load(path=None):
 def table_ids(path=None):
     """The ids a learned table takes (engines/leveldb-learned `index=`)."""
     return [e["id"] for e in load(path) if e["table"]]
+
+
+def family_members(families, learned=None, path=None):
+    """The table indexes of `families`, in registration order: every one
+    that is not a variant of another (registry.h `variant_of`, reached by its
+    own id), and with `learned` given, only those whose `learned` is it
+    (False: the fence-pointer baseline). ValueError naming an unknown family."""
+    entries = load(path)
+    if unknown := [f for f in families if f not in FAMILIES]:
+        raise ValueError(f"a family of {Path(path or MANIFEST).name} expected ({', '.join(FAMILIES)}), "
+                         f"got {', '.join(map(repr, unknown))}")
+    return [e["id"] for e in entries if e["table"] and e["family"] in families and not e["variant_of"]
+            and (learned is None or e["learned"] == learned)]

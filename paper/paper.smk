@@ -60,6 +60,7 @@ for _study, _figure in STUDY_FIGURES:
             lsm_studies.module_name(f"{_study}_{_figure}")
         input:
             [run_raw(config["scale"], figure_runs(config["scale"], _study, e))
+             + tool_raw(config["scale"], figure_tool_runs(config["scale"], _study, e))
              for e in lsm_studies.figure_experiments(_study, _figure)],
             figure_products(config["scale"], _study, _figure),
             figure_claims_products(config["scale"], _study, _figure),
@@ -72,4 +73,5 @@ for _study in STUDIES:
             lsm_studies.module_name(_study)
         input:
             run_raw(config["scale"], figure_runs(config["scale"], _study)),
+            tool_raw(config["scale"], figure_tool_runs(config["scale"], _study)),
             study_products(config["scale"], _study),

@@ -1,21 +1,23 @@
-"""Follows engines/leveldb-learned/README.md's "Adding an index" with a
-throwaway index: one Entry line in lidx's registry (here through the
-test-only LIDX_EXTRA_ENTRIES hook of registry.h, as a real index adds it in
-its section), `lidx_list` regenerating the manifest, and then the id reaches
+"""Follows indexes/README.md's "Adding an index" with a throwaway index:
+one Entry line in lidx's registry (here through the test-only
+LIDX_EXTRA_ENTRIES hook of registry.h, as a real index adds it in its
+section), `lidx_list` regenerating the manifest, and then the id reaches
 the learned engine's option parsing (learned_table_config.cc, which the
 adapter's `index` choices and its option errors come from), the differential
-suite's `{each_table_index}` groups and lsm-eval's index families and labels,
-with no other file naming it."""
+suite's `{each_table_index}` groups, lsm-eval's index families and labels,
+its planned runs and its family claims' members, with no other file naming
+it (the planning is checked without building the index)."""
 import json
 import subprocess
 
 import pytest
 
 from engines import difftest
+from indexes import registry
+from lsmrepro.claims import spec as claims_spec
+from lsmrepro.plan import index_selectors, studies
 from paper import lsm_eval
 from tests.test_leveldb_learned import REPO
-
-pytestmark = pytest.mark.e2e  # compiles lidx twice (~1 min)
 
 # A new id over an existing class (PGM): what is under test is the path an
 # id takes, not an index.
@@ -49,6 +51,7 @@ def compile_(tmp_path, name, *sources):
     return out
 
 
+@pytest.mark.e2e  # compiles lidx twice (~1 min)
 def test_a_registered_index_reaches_engine_difftest_and_study(tmp_path):
     probe_src = tmp_path / "probe.cc"
     probe_src.write_text(PROBE)
@@ -96,3 +99,77 @@ def test_committed_manifest_is_the_registry():
     assert len(ids) == len(set(ids)) and "pgm" in registry.table_ids()
     assert lsm_eval.ORDER == lsm_eval.CLUSTERED + lsm_eval.UNCLUSTERED
     assert set(lsm_eval.ORDER) == set(registry.table_ids())
+
+
+# The manifest line lidx_list writes for ENTRY (the e2e test above checks it does).
+THROWAWAY = {"id": "zz-throwaway", "label": "THROWAWAY", "family": "clustered", "table": True,
+             "exact": False, "boundary": "error", "knob": "epsilon", "fixed": "epsilon_recursive:2",
+             "learned": True, "variant_of": ""}
+
+
+@pytest.fixture
+def registered(tmp_path, monkeypatch):
+    """Registers manifest entries (as `lidx_list` would print them after an
+    Entry line) for the rest of the test."""
+    def add(*entries):
+        data = json.loads(registry.MANIFEST.read_text())
+        data["indexes"] += list(entries)
+        path = tmp_path / "registry.json"
+        path.write_text(json.dumps(data))
+        monkeypatch.setattr(registry, "MANIFEST", path)
+        studies.load_spec.cache_clear()
+    yield add
+    studies.load_spec.cache_clear()
+
+
+def _with_index(points, old, new):
+    return {p.replace(f"index={old}+", f"index={new}+") for p in points}
+
+
+def test_a_registered_index_joins_lsm_evals_runs(registered):
+    registered(THROWAWAY, dict(THROWAWAY, id="zz-variant", variant_of="pgm"))
+    runs = studies.runs(None, "lsm-eval")  # the paper's whole grid
+    mine = runs[runs["index"] == "zz-throwaway"]
+    # Every figure that runs PGM (a data-clustered learned index, as the
+    # throwaway) runs the throwaway at the same points; a variant joins none.
+    for fig, pts in runs.groupby("figure"):
+        pgm = set(pts.loc[pts["index"] == "pgm", "point"])
+        assert _with_index(pgm, "pgm", "zz-throwaway") == set(pts.loc[pts["index"] == "zz-throwaway", "point"]), fig
+    assert set(mine["figure"]) == set(runs.loc[runs["index"] == "pgm", "figure"]) and len(mine) > 100
+    assert "zz-variant" not in set(runs["index"])
+    # At smoke too: fig8 runs every index.
+    smoke = studies.runs(studies.load_scale("smoke"), "lsm-eval", "fig8")
+    assert "zz-throwaway" in set(smoke["index"])
+
+
+def _selectors(claim):
+    """(field, selector) of a raw claim's index families."""
+    for n, m in [("measure", claim["measure"])] + [(f"context.{j}.measure", c["measure"])
+                                                   for j, c in enumerate(claim.get("context", []))]:
+        for name in index_selectors.WHERES:
+            if index_selectors.is_selector(m.get(name, {}).get("index")):
+                yield (n, name, "index"), m[name]["index"]
+        for name in index_selectors.MEMBER_LISTS:
+            if index_selectors.is_selector(m.get(name)):
+                yield (n, name), m[name]
+
+
+def _at(claim, field):
+    node = claim
+    for part in ".".join(field).split("."):
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    return node
+
+
+def test_a_registered_index_joins_its_family_claims(registered):
+    import yaml
+    raw = yaml.safe_load((REPO / "paper/lsm-eval/claims.yaml").read_text())["claims"]
+    registered(THROWAWAY)
+    claims = claims_spec.load_claims(REPO / "paper/lsm-eval/claims.yaml")
+    joined = 0
+    for before, after in zip(raw, claims):
+        for field, selector in _selectors(before):
+            families = selector["family"] if isinstance(selector["family"], list) else [selector["family"]]
+            assert ("zz-throwaway" in _at(after, field)) == ("clustered" in families), (after["id"], field)
+            joined += "clustered" in families
+    assert joined > 20

@@ -49,7 +49,7 @@ def test_claim_selecting_no_rows_has_no_data(tmp_path, make_log):
     assert r.loc[0, "verdict"] == "no data" and r.loc[0, "n"] == 0
 
 
-@pytest.mark.parametrize("study", ["baseline", "lsm-eval", "slr", "bourbon", "doblix"])
+@pytest.mark.parametrize("study", ["baseline", "lsm-eval", "slr", "bourbon", "doblix", "engineering"])
 def test_every_claim_has_no_data_on_an_empty_tidy_table(tmp_path, study):
     """A study whose runs all vanished (the tidy table is a header) gives
     "no data" for every claim, never a crash on a grid factor no run has."""
@@ -305,9 +305,9 @@ def test_a_range_needs_at_least_one_end_in_order(tmp_path):
         assert "claims.0.paper.range" in message and "one may be null" in message
 
 
-def test_bound_is_the_baseline_studys_alone(tmp_path):
+def test_bound_is_for_the_studies_of_no_paper_alone(tmp_path):
     c = dict(_claim(VALUE, {"value": 1.0}, {"kind": "bound", "max": 1}), study="bourbon", figure="fig9")
-    assert "study baseline only" in _rejected(tmp_path, c)
+    assert "a study of no paper" in _rejected(tmp_path, c)
 
 
 def test_a_slope_direction_needs_a_margin_in_its_units(tmp_path):

@@ -5,6 +5,7 @@ log line, a second run has nothing to do, deleting one raw log re-runs just
 that job and what depends on it, the report opens in a real browser, and
 bad input fails with one clear line."""
 from pathlib import Path
+import csv
 import json
 import os
 import re
@@ -16,6 +17,7 @@ import sys
 import pandas as pd
 import pytest
 
+from lsmrepro.run import tool as tool_run
 from lsmrepro.tidy import aggregate
 from lsmrepro.tidy import engine_rows
 from lsmrepro.tidy import regime
@@ -163,6 +165,30 @@ def _field_of(metric, record, subset="", file=None):
     raise AssertionError(f"{metric} read from a {kind} record")
 
 
+def _is_tool_source(source):
+    """A tool run's row (study engineering): its CSV's line or its record's field."""
+    return source.split("#")[0].endswith(tool_run.RECORD_SUFFIX) or source.rsplit(":", 1)[0].endswith(".csv")
+
+
+def _check_tool_row(row, files):
+    """The tool run's CSV cell (line, metric column) or record field equals the row's value."""
+    source = row["source"]
+    if "#" in source:
+        path, key = source.split("#")
+        record = files.setdefault(path, json.loads(open(path).read()))
+        if key == "csv":  # the run completed: `failed` 0, its CSV beside the record
+            assert row["metric"] == "failed" and row["value"] == 0 and (Path(path).parent / record["csv"]).is_file()
+            return path
+        value = record[key][0] if key == "loadavg_before" else record[key]
+    else:
+        path, line = source.rsplit(":", 1)
+        lines = files.setdefault(path, open(path).read().splitlines())
+        header = lines[0].split(",")
+        value = next(csv.reader([lines[int(line) - 1]]))[header.index(row["metric"])]
+    assert abs(float(value) - row["value"]) <= 1e-9 * max(1, abs(float(value))), row.to_dict()
+    return path
+
+
 def test_every_tidy_number_traces_back_to_its_field(results):
     """Each tidy value equals the named field of the named record (a log line
     of lsmbench, or a field of the cgroup runner's report), in every study's
@@ -173,7 +199,9 @@ def test_every_tidy_number_traces_back_to_its_field(results):
     files, derived = {}, set()
     for _, row in tidy.iterrows():
         source = row["source"]
-        if row["metric"] in regime.METRICS or row["metric"] == "learned_slr_kept_share":
+        if _is_tool_source(source):
+            path = _check_tool_row(row, files)
+        elif row["metric"] in regime.METRICS or row["metric"] == "learned_slr_kept_share":
             # derived by lsmrepro/tidy/regime.py from a record or the runner's report,
             # which its source names: that file exists and is one of the run's
             path = source.split("#")[0].rsplit(":", 1)[0] if "#" in source else source.rsplit(":", 1)[0]

@@ -82,6 +82,13 @@ TEST(Registry, MetadataMatchesTheIndexes) {
                 info.family == "other");
     EXPECT_FALSE(info.label.empty());
     EXPECT_EQ(info.knob.empty(), info.boundary == lidx::BoundaryKind::kNone);
+    // A variant names another registered index, of its own family.
+    if (!info.variant_of.empty()) {
+      const lidx::IndexInfo* base = lidx::FindIndexInfo(info.variant_of);
+      ASSERT_NE(base, nullptr) << info.variant_of;
+      EXPECT_EQ(base->family, info.family);
+      EXPECT_TRUE(base->variant_of.empty());
+    }
     std::string err;
     auto idx = lidx::MakeIndex<uint64_t>(info.id, lidx::BoundaryKnobs(info, 16, keys.size()), &err);
     ASSERT_NE(idx, nullptr) << err;

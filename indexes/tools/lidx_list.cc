@@ -38,7 +38,8 @@ std::string Manifest() {
       << x.family << "\", \"table\": " << (x.table ? "true" : "false")
       << ", \"exact\": " << (x.exact ? "true" : "false") << ", \"boundary\": \""
       << KindName(x.boundary) << "\", \"knob\": \"" << x.knob << "\", \"fixed\": \"" << x.fixed
-      << "\"}" << (i + 1 < infos.size() ? "," : "") << "\n";
+      << "\", \"learned\": " << (x.learned ? "true" : "false") << ", \"variant_of\": \""
+      << x.variant_of << "\"}" << (i + 1 < infos.size() ? "," : "") << "\n";
   }
   o << "  ]\n}\n";
   return o.str();

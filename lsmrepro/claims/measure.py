@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from lsmrepro.tidy import aggregate
-from lsmrepro.plan import studies
+from lsmrepro.plan import studies, tools
 from lsmrepro.claims.spec import log_scale
 from base.errors import InputError
 
@@ -35,7 +35,8 @@ def _as_text(column):
 def _grid_options():
     """Tidy columns a run may add: every grid option of every study's spec,
     the columns of dimensions a figure gives as a list (`key`, `order`,
-    `value_bytes`, ...), and the DobLIX agent's state columns."""
+    `value_bytes`, ...), a tool figure's columns, and the DobLIX agent's
+    state columns."""
     out = set(aggregate.ENGINE_COLUMNS)
     for _, _, fig in studies.all_figures():
         for grids in fig.get("grid", {}).values():
@@ -43,6 +44,7 @@ def _grid_options():
                 out |= set(grid)
         out |= {aggregate.factor_column(studies.ID_NAMES.get(d, d)) for d in studies.DIMENSIONS
                 if isinstance(fig.get(d), list)}
+        out |= tools.tidy_columns(fig)
     return out | {"replica"}  # a scale's A/A replicas (config/scale.schema.yaml)
 
 

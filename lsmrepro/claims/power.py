@@ -61,6 +61,12 @@ def _runs_tidy(runs):
     return out.astype({c: str for c in out.columns if c != "repetition"})
 
 
+def _study_runs(scale_cfg, study):
+    """A study's runs at a scale: of its engines, and of its tools (study engineering)."""
+    runs, tool_runs = studies.runs(scale_cfg, study=study), studies.tool_runs(scale_cfg, study=study)
+    return pd.concat([runs, tool_runs], ignore_index=True) if len(tool_runs) else runs
+
+
 def synthetic_tidy(claim, runs):
     """Tidy rows the claim's selectors would read at the scale: each run of
     the experiments it reads (`runs`: _runs_tidy of the study's runs), with
@@ -309,7 +315,7 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None, with_fl
             continue
         s = claim["study"]
         if s not in runs_of:
-            runs = studies.runs(scale_cfg, study=s) if studies.spec_path(s).is_file() else pd.DataFrame()
+            runs = _study_runs(scale_cfg, s) if studies.spec_path(s).is_file() else pd.DataFrame()
             runs_of[s] = (runs, _runs_tidy(runs))
         all_runs, runs = runs_of[s]
         rows = synthetic_tidy(claim, runs)

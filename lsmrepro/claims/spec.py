@@ -1,13 +1,14 @@
 """Reads paper/<study>/claims.yaml: the schema (paper/claims.schema.yaml),
 then what a schema cannot say: the study is the file's folder, the figure
-is in the study's spec, the paper gives exactly one of value | members |
+is in the study's spec, index families are resolved (lsmrepro/plan/
+index_selectors.py), the paper gives exactly one of value | members |
 range | direction, and the rule fits what the paper gives and what is
 measured. Also the band of each rule, written once (paper/README.md, "The
 statistical rule", documents it)."""
 import math
 from pathlib import Path
 
-from lsmrepro.plan import studies
+from lsmrepro.plan import index_selectors, studies
 from base.yamlio import load_yaml, validate
 from base.errors import InputError
 
@@ -41,6 +42,7 @@ def load_claims(paths=None):
 def _load_file(path):
     data = load_yaml(path)  # libyaml: every Snakemake start reads every claim
     validate(data, SCHEMA, path)
+    index_selectors.expand_claims(data["claims"], path)
     for i, c in enumerate(data["claims"]):
         if c["study"] not in studies.registry():
             raise InputError(path, f"claims.{i}.study", f"a study of paper/studies.yaml expected, got {c['study']!r}")
@@ -68,9 +70,10 @@ def check_claim(c, path, field):
     if extra:
         raise InputError(path, f"{field}.rule", f"only {', '.join(sorted(RULE_FIELDS[kind]))} with kind {kind} "
                          f"expected, got {', '.join(sorted(extra))}")
-    if kind == "bound" and c["study"] != "baseline":
+    if kind == "bound" and studies.registry()[c["study"]]["seed"]:
         raise InputError(path, f"{field}.rule.kind", "magnitude, direction or range expected: bound is the "
-                         "pipeline's own requirement (study baseline only)")
+                         "pipeline's own requirement (a study of no paper: seed \"\" in paper/studies.yaml, "
+                         "as baseline and engineering)")
     if kind == "bound" and rule.get("min", -math.inf) > rule.get("max", math.inf):
         raise InputError(path, f"{field}.rule", f"min <= max expected, got {rule['min']} > {rule['max']}")
     if what in ("members", "range") and m["kind"] not in MEMBER_KINDS:

@@ -32,6 +32,7 @@ import pandas as pd
 from base import pyimports
 from base.errors import InputError, cli
 from base.yamlio import load_yaml, validate
+from lsmrepro.plan import index_selectors, tools
 from workloads import catalogue
 
 # Between the name=value parts of a run's or a load's id. Not ",": Snakemake's
@@ -162,6 +163,8 @@ def _check_figure(study, fig_id, fig, path):
         for v in _listed(fig.get(dim, DIMENSIONS[dim])):
             _token(v, path, f"{where}.{dim}")
     _check_interleave(fig, path, where)
+    if "tool" in fig:
+        tools.check_figure(fig, path, where)
     lengths = {dim: len(fig[dim]) if isinstance(fig.get(dim), list) else None for dim in fig.get("paired", [])}
     if None in lengths.values() or len(set(lengths.values())) > 1:
         raise InputError(path, f"{where}.paired", "dimensions given as lists of one length expected, got "
@@ -203,12 +206,14 @@ def _check_interleave(fig, path, where):
 
 @lru_cache(maxsize=None)
 def load_spec(study):
-    """The validated experiment spec of a registered study."""
+    """The validated experiment spec of a registered study, its index
+    families resolved (index_selectors)."""
     if study not in registry():
         raise InputError(REGISTRY, study, f"a registered study expected ({', '.join(registry())})")
     path = spec_path(study)
     data = load_yaml(path)
     validate(data, SCHEMA, path)
+    index_selectors.expand_spec(data, path)
     for fig_id, fig in data["figures"].items():
         _check_figure(study, fig_id, fig, path)
     return data
@@ -279,16 +284,21 @@ def figure_datasets(study, figure):
     return list(d.values()) if isinstance(d, dict) else list(d)
 
 
+def has_runs(fig):
+    """A figure with runs: of engines (lsmbench), or of a tool (tools.py)."""
+    return "engines" in fig or "tool" in fig
+
+
 def study_experiments(study):
     """A study's experiments: its figures with runs."""
-    return [f for f, fig in figures(study).items() if "engines" in fig]
+    return [f for f, fig in figures(study).items() if has_runs(fig)]
 
 
 def figure_experiments(study, figure):
     """The experiments (figures with runs) whose tidy rows a figure reads:
     its own, if it has runs, and those it `uses`."""
     specs = figures(study)
-    return [f for f in [figure, *specs[figure].get("uses", [])] if "engines" in specs[f]]
+    return [f for f in [figure, *specs[figure].get("uses", [])] if has_runs(specs[f])]
 
 
 def ycsb_spec_file(name):
@@ -345,9 +355,9 @@ def check_scale(scale_cfg, path):
         field = f"counts.figures.{key}"
         study, _, fig_id = key.partition("/")
         figs = figures(study) if study in registry() and spec_path(study).is_file() else {}
-        if "engines" not in figs.get(fig_id, {}):
+        if not has_runs(figs.get(fig_id, {})):
             raise InputError(path, field, "a study/figure with runs expected (paper/<study>/experiments.yaml, "
-                                          "a figure with engines)")
+                                          "a figure with engines or a tool)")
         if "load_repetitions" in entry:
             reps = counts(scale_cfg, study, fig_id, figs[fig_id])["repetitions"]
             if entry["load_repetitions"] > reps:
@@ -583,7 +593,7 @@ def runs(scale_cfg, study=None, figure=None, select=None):
         keep = scale_select(scale_cfg, s, fig_id)
         if keep:
             frame = pd.DataFrame(points)
-            points = [p for p, ok in zip(points, _selection(frame, keep, f"counts.figures.{s}/{fig_id}.select")) if ok]
+            points = [p for p, ok in zip(points, selection(frame, keep, f"counts.figures.{s}/{fig_id}.select")) if ok]
         figures_points.append((fig_id, cnt, shared, points))
     holdout = _holdout_shares(p for *_, points in figures_points for p in points)
     rows = []
@@ -605,7 +615,7 @@ def runs(scale_cfg, study=None, figure=None, select=None):
                 rows.append(r)
     frame = _no_lone_groups(pd.DataFrame(rows))
     if select and len(frame):
-        frame = frame[_selection(frame, select)]
+        frame = frame[selection(frame, select)]
     return frame.reset_index(drop=True)
 
 
@@ -616,6 +626,40 @@ def _no_lone_groups(frame):
         return frame
     size = frame.groupby(["study", "figure", "group", "rep"])["point"].transform("size")
     return frame.assign(group=frame["group"].where(size > 1, ""))
+
+
+def tool_runs(scale_cfg, study=None, select=None):
+    """Every run of the figures with a `tool` (tools.py) at a scale: one row
+    per (study, figure, point of its tool_grid, rep), with the tool's
+    arguments (`args`). The scale's counts and `select` apply as to runs();
+    `select` (--config select, written for any figure) narrows by the
+    columns these runs have."""
+    frames = []
+    for s, fig_id, fig in all_figures():
+        if (study and s != study) or "tool" not in fig:
+            continue
+        cnt, grid = counts(scale_cfg, s, fig_id, fig), fig["tool_grid"]
+        rows = []
+        for values in itertools.product(*grid.values()):
+            point = dict(zip(grid, (_token(v, "", "") for v in values)))
+            for rep in range(cnt["repetitions"]):
+                seed = fig.get("seed", 1000) + rep
+                pid = ID_SEP.join(f"{k}={v}" for k, v in point.items())
+                # no load: each run is its own process from scratch (its `load` its own id)
+                rows.append({"study": s, "figure": fig_id, "point": pid, "factors": point, "workload": "",
+                             **point, "load": f"{s}/{fig_id}/{pid}/r{rep}", "rep": rep, "seed": seed, "tool": fig["tool"],
+                             "binary": tools.binary(fig["tool"]),
+                             "args": tools.args(fig["tool"], point, fig["tool_options"], cnt["ops"], seed)})
+        frame = pd.DataFrame(rows)
+        if keep := scale_select(scale_cfg, s, fig_id):
+            frame = frame[selection(frame, keep, f"counts.figures.{s}/{fig_id}.select")]
+        frames.append(frame)
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    if select and len(frame):
+        for key, values in parse_select(select).items():
+            if key in frame.columns:
+                frame = frame[frame[key].astype(str).isin(values)]
+    return frame.reset_index(drop=True)
 
 
 def parse_select(select):
@@ -629,7 +673,7 @@ def parse_select(select):
     return out
 
 
-def _selection(frame, select, origin="--config select"):
+def selection(frame, select, origin="--config select"):
     mask = pd.Series(True, index=frame.index)
     for key, values in parse_select(select).items():
         if key not in frame.columns:

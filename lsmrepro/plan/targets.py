@@ -50,7 +50,8 @@ def _wall(path):
 
 def state(results, scale):
     """One row per study/figure: state and the last wall time of its jobs."""
-    runs = studies.runs(studies.load_scale(scale))
+    scale_cfg = studies.load_scale(scale)
+    runs, tool_runs = studies.runs(scale_cfg), studies.tool_runs(scale_cfg)
     out = []
     for study, fig, _ in studies.all_figures():
         # what marks the target made: its PNG, or a table-only target's CSV
@@ -65,6 +66,11 @@ def state(results, scale):
         jobs = {(r.group, r.rep) if r.group else (r.point, r.rep): r for r in rows.itertuples()}
         seconds = sum(_wall(f"{_run_stem(results, scale, r)}.limits.json") for r in jobs.values())
         seconds += sum(_wall(f"{_load_stem(results, scale, ld)}.limits.json") for ld in loads)
+        # a tool's runs (a microbenchmark): each record holds its wall
+        mine = tool_runs[(tool_runs["study"] == study) & (tool_runs["figure"] == fig)] if len(tool_runs) else tool_runs
+        records = [Path(f"{_run_stem(results, scale, r)}.tool.json") for r in mine.itertuples()]
+        raw, inputs = raw + records, inputs + records
+        seconds += sum(_wall(p) for p in records)
         if not png.exists() or any(not p.exists() for p in raw):
             st = "missing"
         elif any(p.stat().st_mtime > png.stat().st_mtime for p in inputs if p.exists()):
@@ -73,7 +79,7 @@ def state(results, scale):
             st = "done"
         last = humanfriendly.format_timespan(seconds) if seconds else "—"
         made = pd.Timestamp(png.stat().st_mtime, unit="s").strftime("%Y-%m-%d %H:%M") if png.exists() else "—"
-        out.append({"target": f"{study}/{fig}", "state": st, "runs": len(rows), "loads": len(loads),
+        out.append({"target": f"{study}/{fig}", "state": st, "runs": len(rows) + len(records), "loads": len(loads),
                     "last run time": last, "made": made})
     return pd.DataFrame(out)
 

@@ -16,9 +16,11 @@ import sys
 from pathlib import Path
 
 from lsmrepro.run import bench
+from lsmrepro.run import tool as tool_run
 from lsmrepro.tidy import engine_rows
 from lsmrepro.tidy import regime
 from lsmrepro.tidy import runlog
+from lsmrepro.tidy import tool_rows
 from lsmrepro.plan import studies
 from base.atomic import atomic_path
 from base.errors import InputError, cli
@@ -269,15 +271,30 @@ def _load_rows(base, load_log, reports):
     return rows
 
 
+def _tool_run_rows(path):
+    """A microbenchmark run (its record, *.tool.json, and the CSV it names)."""
+    record = tool_rows.read_record(path)
+    m = record["manifest"]
+    meta = {**record["meta"], "study": m["study"], "experiment": m["experiment"], "point": m["point"],
+            "repetition": m["repetition"], "dataset": m["factors"].get("dataset", "")}
+    base = _factors(path, meta, m, m["tool"], record["build_id"], record.get("fingerprint"))
+    failed = {**base, "metric": "failed", "op": "", "subset": "", "value": 0, "unit": "", "source": f"{path}#csv"}
+    return [failed, *tool_rows.metric_rows(path, record, base)]
+
+
 def aggregate(paths, out):
     """`paths`: run logs (*.jsonl) and, optionally, the runner report of each
-    (<same stem>.limits.json); load logs (raw/loads/) are read through the
-    runs that name them (meta load_log)."""
+    (<same stem>.limits.json), or microbenchmark runs' records (*.tool.json,
+    lsmrepro/run/tool.py); load logs (raw/loads/) are read through the runs
+    that name them (meta load_log)."""
     paths = sorted(map(str, paths))
     reports = {p[: -len(".limits.json")]: p for p in paths if p.endswith(".limits.json")}
     loads = {p for p in paths if "/loads/" in p}
     rows = []
     for path in paths:
+        if path.endswith(tool_run.RECORD_SUFFIX):
+            rows += _tool_run_rows(path)
+            continue
         if not path.endswith(".jsonl") or path in loads:
             continue
         report = reports.pop(path[: -len(".jsonl")], None)

@@ -8,6 +8,7 @@ import json
 from lsmrepro.claims import measure as claims_measure
 from lsmrepro.claims import spec as claims_spec
 from lsmrepro.plan import studies as lsm_studies
+from lsmrepro.plan import tools as lsm_tools
 
 try:
     CLAIMS = claims_spec.load_claims()
@@ -21,12 +22,17 @@ try:
     # Every run of every figure per scale; `select` narrows what targets ask for.
     RUNS = {scale: lsm_studies.runs(SCALES[scale]) for scale in SCALES}
     SELECTED = {scale: lsm_studies.runs(SCALES[scale], select=config.get("select")) for scale in SCALES}
+    # Runs of the figures with a `tool` (a microbenchmark, rule tool_run).
+    TOOL_RUNS = {scale: lsm_studies.tool_runs(SCALES[scale]) for scale in SCALES}
+    TOOL_SELECTED = {scale: lsm_studies.tool_runs(SCALES[scale], select=config.get("select")) for scale in SCALES}
 except InputError as e:
     sys.stderr.write(f"error: {e}\n")
     sys.exit(2)
 
 RUN_BY_ID = {scale: {(r.study, r.figure, r.point, r.rep): r for r in frame.itertuples()}
              for scale, frame in RUNS.items()}
+TOOL_RUN_BY_ID = {scale: {(r.study, r.figure, r.point, r.rep): r for r in frame.itertuples()}
+                  for scale, frame in TOOL_RUNS.items()}
 # grouped from RUN_BY_ID's rows: a groupby's itertuples per load took ~10 s of
 # every Snakemake start (and every test that starts one)
 RUNS_OF_LOAD = {}
@@ -82,7 +88,28 @@ def study_raw(scale):
     """Every raw file of every selected run. Targets request them besides
     the report: Snakemake does not regenerate a deleted intermediate whose
     dependents are up to date, and a deleted raw log must be run again."""
-    return run_raw(scale, SELECTED[scale])
+    return run_raw(scale, SELECTED[scale]) + tool_raw(scale, TOOL_SELECTED[scale])
+
+
+def figure_tool_runs(scale, study, figure=None):
+    frame = TOOL_SELECTED[scale]
+    if not len(frame):
+        return frame
+    rows = frame[frame["study"] == study]
+    return rows if figure is None else rows[rows["figure"] == figure]
+
+
+def tool_raw(scale, rows):
+    """The CSV and record of each of these tool runs (rule tool_run)."""
+    stems = [run_stem(scale, r.study, r.figure, r.point, r.rep) for r in rows.itertuples()]
+    return [f for stem in stems for f in (f"{stem}.csv", f"{stem}.tool.json")]
+
+
+def tool_row(w):
+    try:
+        return TOOL_RUN_BY_ID[w.scale][(w.study, w.figure, w.point, int(w.rep))]
+    except KeyError:
+        raise ValueError(f"{w.study}/{w.figure}: no tool run {w.point!r} rep {w.rep} in its experiments.yaml") from None
 
 
 def study_logs(scale, study=None):

@@ -2,6 +2,7 @@
 # by every run that starts from it; a run works on its own copy; an
 # interleaved job runs its members taking turns in one lsmbench. Every job
 # takes bench_lock and all cores (paper/README.md, "Run order").
+import shlex
 
 
 _load_inputs = bench_inputs(lambda w: load_rows(w)[0])
@@ -158,3 +159,30 @@ rule bench_run:
         " --meta scale={wildcards.scale} --meta dataset={params.dataset}"
         " --meta repetition={wildcards.rep} --meta point={wildcards.point}"
         " --meta load={params.load} 2> {log}; fi"
+
+
+# One run of a microbenchmark (a figure's `tool`, lsmrepro/plan/tools.py):
+# its CSV and a record of what ran on what machine load. It takes
+# bench_lock as the engine runs do: nothing else measures beside it.
+rule tool_run:
+    input:
+        binary=lambda w: f"{BUILD}/{tool_row(w).binary}",
+        fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
+    output:
+        csv=f"{RESULTS}/{{scale}}/raw/{{study}}/{{figure}}/{{point}}/r{{rep}}.csv",
+        record=f"{RESULTS}/{{scale}}/raw/{{study}}/{{figure}}/{{point}}/r{{rep}}.tool.json",
+    benchmark:
+        f"{RESULTS}/{{scale}}/benchmarks/{{study}}/{{figure}}/{{point}}/r{{rep}}.tsv"
+    params:
+        args=lambda w: " ".join(shlex.quote(a) for a in tool_row(w).args),
+        manifest=lambda w: lsm_tools.manifest(tool_row(w)),
+    threads: workflow.cores
+    resources:
+        bench_lock=1,
+    conda:
+        CONDA_ENV
+    log:
+        f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}/{{point}}/r{{rep}}.log",
+    shell:
+        "python -m lsmrepro.run.tool --csv {output.csv} --record {output.record} --manifest {params.manifest:q}"
+        " --fingerprint {input.fingerprint} --meta scale={wildcards.scale} -- {input.binary} {params.args} 2> {log}"

@@ -10,7 +10,8 @@ REGIME_CODE = lsm_studies.code_of("lsmrepro/tidy/regime.py")
 # a figure target runs only what it draws.
 rule experiment_tidy:
     input:
-        raw=lambda w: run_raw(w.scale, figure_runs(w.scale, w.study, w.figure)),
+        raw=lambda w: run_raw(w.scale, figure_runs(w.scale, w.study, w.figure))
+        + tool_raw(w.scale, figure_tool_runs(w.scale, w.study, w.figure)),
         code=TIDY_CODE,
     output:
         f"{RESULTS}/{{scale}}/tidy/{{study}}/{{figure}}.csv",

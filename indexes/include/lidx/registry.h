@@ -3,7 +3,8 @@
 // RegisteredIds()/Infos() list them; nothing else needs to know the concrete
 // index types, and nothing else lists the ids: the learned LevelDB engine
 // (its option choices, knobs, errors), engines/difftest.yaml's `{table_index}`
-// groups and paper/lsm_eval.py read this list (Python through
+// groups, paper/lsm_eval.py and the study grids and claims that name a
+// family (`index: {family: clustered}`) read this list (Python through
 // indexes/registry.json, written by `lidx_list --json` and checked equal to
 // it by ctest `lidx_manifest_test`).
 //
@@ -12,7 +13,8 @@
 // Include its header in your section below and add one Entry line to your
 // section of Entries(): id, label, family, table, exact, and how the
 // position boundary maps to its knobs (IndexInfo below). Then regenerate
-// indexes/registry.json (indexes/README.md, "Adding an index"). Ids are
+// indexes/registry.json (indexes/README.md, "Adding an index", the one
+// recipe). Ids are
 // lower-case and stable (they appear in serialized indexes and in result
 // files).
 //
@@ -72,6 +74,11 @@ struct IndexInfo {
   BoundaryKind boundary;
   std::string_view knob;    // the knob `boundary` sets ("" for kNone)
   std::string_view fixed;   // knobs set with it, "name:value;..." (paper defaults)
+  // A study names indexes by family (`index: {family: clustered}`,
+  // paper/README.md "Indexes by family"): a family's members are its table
+  // indexes that are not a variant; `learned: true` leaves out the baseline.
+  bool learned = true;          // false: the fence-pointer baseline (seed 000 §2)
+  std::string_view variant_of = "";  // our variant of another index, reached by its id only
 };
 
 namespace registry_detail {
@@ -104,7 +111,8 @@ const std::vector<Entry<K>>& Entries() {
   static const std::vector<Entry<K>> kEntries = {
       // seed 000, clustered (§4.2: error = boundary / 2; PGM's recursive
       // epsilon 4, RS's radix bits 1 as the paper's defaults)
-      {{"fp", "FP", "clustered", true, false, BoundaryKind::kEntries, "entries", ""},
+      {{"fp", "FP", "clustered", true, false, BoundaryKind::kEntries, "entries", "",
+        /*learned=*/false},
        &Construct<FenceIndex<K>, K>},
       {{"plr", "PLR", "clustered", true, false, kErr, "delta", ""}, &Construct<PlrIndex<K>, K>},
       {{"ft", "FT", "clustered", true, false, kErr, "error", ""},
@@ -126,7 +134,7 @@ const std::vector<Entry<K>>& Entries() {
         "root:linear_spline"},
        &Construct<RmiIndex<K>, K>},
       {{"rmi-sized", "RMI-sized", "clustered", true, false, BoundaryKind::kLeavesHeld, "leaves",
-        ""},
+        "", /*learned=*/true, /*variant_of=*/"rmi"},
        &Construct<SizedRmiIndex<K>, K>},
       // seed 003 (over LevelDB's own index block, not tables)
       {{"slr-eq", "SLR-EQ", "other", false, false, kNoKnob, "", ""}, &Construct<SlrEq<K>, K>},
