@@ -136,7 +136,9 @@ def test_the_scale_model_sets_an_option_sets_sizes_and_refuses_interleaved_flush
     another system's turn); smoke has no scale model."""
     local = studies.load_scale("local")
     load = studies.runs(local, "bourbon", "fig10").iloc[0].load_args
-    for o in ("max_bytes_for_level_base=819200", "max_file_size=163840", "write_buffer_size=327680", "bloom_bits=10"):
+    model = {f"{k}={v['ours']}" for k, v in local["scale_model"]["bourbon-paper"].items()}
+    assert "max_bytes_for_level_base=819200" in model
+    for o in (*model, "bloom_bits=10"):
         assert o in load
     assert not any("max_bytes_for_level" in a for a in studies.runs(SMOKE, "bourbon", "fig10").iloc[0].load_args)
     fig9 = studies.runs(local, "doblix", "fig9")
