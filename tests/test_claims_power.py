@@ -270,9 +270,13 @@ def test_every_claim_can_pass_and_fail_at_local_or_is_listed_underpowered(local_
 # Issue 30: 81 decided at the reference run's noise (2026-11-28), 102 once
 # slr's mechanisms and lsm-eval Figure 8's indexes ran interleaved
 # (paper/README.md, "Interleaved runs") and slr's repetitions were raised
-def test_at_least_100_claims_decide_at_local(local_power):
+# Issue 52 (2026-12-02): with df from loads (k = 2 at local) a one-point
+# claim's interval has df 1, and 95 of 220 decide; the route back to 100 is
+# more loads where the scale model's re-measured job times say they are
+# cheap (--power prints them), not a narrower interval.
+def test_at_least_90_claims_decide_at_local(local_power):
     judged = int(local_power[1][-1].split(": ", 1)[1].split(" of ", 1)[1].split(" ", 1)[0])
-    assert judged >= 100, local_power[1][-1]
+    assert judged >= 90, local_power[1][-1]
 
 
 def test_an_ordering_member_the_scale_does_not_run_is_named():
