@@ -360,6 +360,13 @@ Status DoblixTableBuilder::Finish() {
   handle.set_size(properties.size());
   if (!Append(properties).ok()) return status_;
   meta_index.Add(kPropertiesBlockName, handle);
+  std::string checksums;
+  PutFixed32(&checksums, DoblixChecksum(properties.data(), properties.size()));
+  PutFixed32(&checksums, DoblixChecksum(checksums.data(), checksums.size()));
+  handle.set_offset(offset_);
+  handle.set_size(checksums.size());
+  if (!Append(checksums).ok()) return status_;
+  meta_index.Add(kDoblixChecksumsBlockName, handle);
 
   Slice meta = meta_index.Finish();
   BlockHandle meta_handle;

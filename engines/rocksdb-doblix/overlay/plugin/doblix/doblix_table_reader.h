@@ -118,6 +118,8 @@ class DoblixTableReader : public TableReader {
  private:
   DoblixTableReader(const TableReaderOptions& tro, const DoblixTableOptions& options,
                     std::unique_ptr<RandomAccessFileReader>&& file);
+  // Version 4 on: the properties block against its checksum (format.h).
+  Status CheckProperties(uint64_t file_size);
   Status LoadRangeDeletions(uint64_t file_size);
   // Reads the table's filter block when it has one and a filter policy is
   // set (as the block-based table, a table's filter is used only then).
