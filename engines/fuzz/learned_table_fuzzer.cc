@@ -22,7 +22,8 @@
 // the keys by Get, the scan reads all.) A breach aborts with "wrong
 // answer", which libFuzzer reports as a crash with the input.
 //
-// LEARNED_FUZZ_WRITE_SEEDS=DIR writes one seed per format and mode to DIR
+// regressions/ holds the inputs it found faults with (tests/test_fuzz.py
+// runs them). LEARNED_FUZZ_WRITE_SEEDS=DIR writes one seed per format and mode to DIR
 // and exits; LEARNED_FUZZ_SELF_TEST=1 makes the mode's verified reads
 // unverified while keeping its oracle (the test that the oracle sees a
 // wrong value: tests/test_fuzz.py).
