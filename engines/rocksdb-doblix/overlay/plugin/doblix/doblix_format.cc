@@ -7,7 +7,6 @@ namespace ROCKSDB_NAMESPACE {
 const std::string kDoblixModelBlockName = "doblix.model";
 const std::string kDoblixRangeDelBlockName = "doblix.range_del";
 const std::string kDoblixFilterBlockName = "doblix.filter";
-const std::string kDoblixChecksumsBlockName = "doblix.checksums";
 const std::string kDoblixPropModel = "doblix.model";
 const std::string kDoblixPropError = "doblix.error";
 const std::string kDoblixPropMaxBlock = "doblix.max_block";

@@ -5,10 +5,9 @@
 //   [filter block "doblix.filter"]          optional: the filter policy's full
 //                                           filter of the user keys, checksummed
 //   [model block "doblix.model"]            the serialized index, checksummed
-//   [properties block]                      RocksDB's own format
-//   [checksums block "doblix.checksums"]    the properties block's, checksummed
-//   [metaindex block] [footer]              RocksDB's own formats (a damaged
-//                                           metaindex misplaces a checksummed block)
+//   [properties block] [metaindex block]    RocksDB's own formats
+//   [meta checksums]                        version 4: of both (below)
+//   [footer]                                RocksDB's own format
 //
 // Data block: [varint32 prefix length][prefix = common prefix of the
 // block's user keys] then per entry [varint32 suffix length][varint32 value
@@ -31,10 +30,10 @@ namespace ROCKSDB_NAMESPACE {
 constexpr uint64_t kDoblixTableMagicNumber = 0x4a02457cf6b44895ull;
 // 2: the model block carries the string index's nodes. 3: data blocks may
 // keep 16-bit entry offsets (a version-2 block, without the count's flag,
-// reads the same). 4: a checksums block holds the properties block's
-// checksum (RocksDB checks no block trailer of a plugin's table, and reads
-// the properties it trusts from there: a flipped byte in them divided by
-// zero in its compaction sizes).
+// reads the same). 4: the meta checksums follow the metaindex block (RocksDB
+// checks no block trailer of a plugin's table, yet parses its metaindex
+// and trusts its properties: a flipped byte crashed its block iterator or
+// divided by zero in its compaction sizes).
 constexpr uint32_t kDoblixFormatVersion = 4;
 constexpr uint32_t kDoblixOldestFormatVersion = 2;
 constexpr size_t kDoblixBlockTrailerSize = 4;
@@ -45,8 +44,9 @@ extern const std::string kDoblixRangeDelBlockName;
 // Present when the table was built with a filter policy (its name is the
 // table property filter_policy_name).
 extern const std::string kDoblixFilterBlockName;
-// Version 4 on: the properties block's checksum, then its own.
-extern const std::string kDoblixChecksumsBlockName;
+// Version 4 on, right after the metaindex block: fixed32 checksum of the
+// properties block, fixed32 checksum of the metaindex block and that one.
+constexpr size_t kDoblixMetaChecksumsSize = 8;
 
 // Table property names (user-collected), read back by the adapter's logs.
 extern const std::string kDoblixPropModel;         // pla | pra | ...

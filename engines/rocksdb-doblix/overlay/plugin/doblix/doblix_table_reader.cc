@@ -83,12 +83,17 @@ Status DoblixTableReader::Open(const TableReaderOptions& tro, const DoblixTableO
   };
   std::unique_ptr<DoblixTableReader> r(new DoblixTableReader(tro, options, std::move(file)));
   std::unique_ptr<TableProperties> props;
-  Status s = ReadTableProperties(r->file_.get(), file_size, kDoblixTableMagicNumber,
-                                 tro.ioptions, &props);
+  uint64_t properties_checksum = kNoMetaChecksums;
+  Status s = r->CheckMetaIndex(file_size, &properties_checksum);
+  if (s.ok()) {
+    s = ReadTableProperties(r->file_.get(), file_size, kDoblixTableMagicNumber, tro.ioptions,
+                            &props);
+  }
+  if (s.ok() && properties_checksum != kNoMetaChecksums) {
+    s = r->CheckProperties(file_size, static_cast<uint32_t>(properties_checksum));
+  }
   if (!s.ok()) return named(s);
   r->properties_ = std::move(props);
-  s = r->CheckProperties(file_size);
-  if (!s.ok()) return named(s);
 
   BlockContents model;
   s = ReadMetaBlock(r->file_.get(), nullptr, file_size, kDoblixTableMagicNumber, tro.ioptions,
@@ -118,7 +123,8 @@ Status DoblixTableReader::Open(const TableReaderOptions& tro, const DoblixTableO
   return Status::OK();
 }
 
-Status DoblixTableReader::CheckProperties(uint64_t file_size) {
+Status DoblixTableReader::CheckMetaIndex(uint64_t file_size, uint64_t* properties_checksum) {
+  *properties_checksum = kNoMetaChecksums;
   Footer footer;
   Status s = ReadFooterFromFile(IOOptions(), file_.get(), nullptr, file_size, &footer,
                                 kDoblixTableMagicNumber);
@@ -128,18 +134,29 @@ Status DoblixTableReader::CheckProperties(uint64_t file_size) {
     return Status::Corruption("doblix table: unknown format version " + std::to_string(version),
                               file_->file_name());
   }
-  if (version < 4) return Status::OK();  // written before the properties were checksummed
-  BlockContents sums, props;
-  s = ReadMetaBlock(file_.get(), nullptr, file_size, kDoblixTableMagicNumber, ioptions_,
-                    kDoblixChecksumsBlockName, BlockType::kProperties, &sums);
-  if (s.ok()) {
-    s = ReadMetaBlock(file_.get(), nullptr, file_size, kDoblixTableMagicNumber, ioptions_,
-                      kPropertiesBlockName, BlockType::kProperties, &props);
+  if (version < 4) return Status::OK();  // written before the meta checksums
+  const BlockHandle& h = footer.metaindex_handle();
+  if (h.offset() > file_size || h.size() + kDoblixMetaChecksumsSize > file_size - h.offset()) {
+    return Status::Corruption("doblix metaindex block: outside the file", file_->file_name());
   }
+  const size_t n = static_cast<size_t>(h.size()) + kDoblixMetaChecksumsSize;
+  std::unique_ptr<char[]> buf(new char[n]);
+  Slice in;
+  s = file_->Read(IOOptions(), h.offset(), n, &in, buf.get(), nullptr, Env::IO_TOTAL);
   if (!s.ok()) return s;
-  const Slice in = sums.data;
-  if (in.size() != 8 || DecodeFixed32(in.data() + 4) != DoblixChecksum(in.data(), 4) ||
-      DecodeFixed32(in.data()) != DoblixChecksum(props.data.data(), props.data.size())) {
+  if (in.size() != n || DecodeFixed32(in.data() + n - 4) != DoblixChecksum(in.data(), n - 4)) {
+    return Status::Corruption("doblix metaindex block: checksum mismatch", file_->file_name());
+  }
+  *properties_checksum = DecodeFixed32(in.data() + n - 8);
+  return Status::OK();
+}
+
+Status DoblixTableReader::CheckProperties(uint64_t file_size, uint32_t checksum) {
+  BlockContents props;
+  Status s = ReadMetaBlock(file_.get(), nullptr, file_size, kDoblixTableMagicNumber, ioptions_,
+                           kPropertiesBlockName, BlockType::kProperties, &props);
+  if (!s.ok()) return s;
+  if (checksum != DoblixChecksum(props.data.data(), props.data.size())) {
     return Status::Corruption("doblix properties block: checksum mismatch", file_->file_name());
   }
   return Status::OK();
