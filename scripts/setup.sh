@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config patch git   # builds
   libgtest-dev libgmock-dev libbenchmark-dev                      # C++ tests, microbenchmarks
+  clang libclang-rt-14-dev                                        # fuzz target: libFuzzer, ASan, UBSan
   nlohmann-json3-dev libcli11-dev                                 # driver: JSON, command line
   libsnappy-dev liblz4-dev libzstd-dev zlib1g-dev libbz2-dev      # engine compression libraries
   libgflags-dev                                                   # RocksDB's own tools

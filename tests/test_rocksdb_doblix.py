@@ -24,6 +24,7 @@ def test_table_round_trip_and_corruption(built):
     assert "doblix_block_test: all passed" in r.stdout
     assert "doblix_string_index_test: 100 configurations passed" in r.stdout
     assert "doblix_table_test: all passed" in r.stdout
+    assert r.stdout.count("sweep id=DoblixTable") == 4 and "doblix_sweep_test: all passed" in r.stdout
 
 
 def test_db_stress_bounded(built):

@@ -543,9 +543,13 @@ class Lits final : public StringIndex {
     if (offs_.empty() || offs_.front() != 0 || offs_.back() != bytes_.size()) {
       return false;
     }
+    // Every offset in order first: Key(r) reads up to offs_[r + 1], which a
+    // later, smaller offset would not have bounded yet.
     for (size_t r = 0; r + 1 < offs_.size(); ++r) {
       if (offs_[r] > offs_[r + 1]) return false;
-      if (r > 0 && !(Key(r - 1) < Key(r))) return false;
+    }
+    for (size_t r = 1; r + 1 < offs_.size(); ++r) {
+      if (!(Key(r - 1) < Key(r))) return false;
     }
     if (!pos_.empty()) {
       if (pos_.size() != m_ + 1 || pos_.back() != n_) return false;

@@ -90,31 +90,47 @@ void Bourbon::Calibrate() {
 }
 
 void Bourbon::Attach(DB* db, bool start_learner) {
-  // Files a reopened database already holds: their levels.
-  std::string sstables;
-  db->GetProperty("leveldb.sstables", &sstables);
+  // The listing is read outside mu_ (the hooks take mu_ under the DB's
+  // mutex, so the other order could deadlock), and a compaction the open
+  // scheduled may log its edit in between: its file events are then newer
+  // than the listing, which would put deleted files back and moved ones at
+  // their old levels. Such a listing is read again.
+  for (;;) {
+    const uint64_t events = FileEventsSeen();
+    std::string sstables;
+    db->GetProperty("leveldb.sstables", &sstables);
+    if (AttachFiles(sstables, events)) break;
+  }
+  if (start_learner) StartLearner();
+}
+
+uint64_t Bourbon::FileEventsSeen() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return file_events_;
+}
+
+bool Bourbon::AttachFiles(const std::string& sstables, uint64_t events_before) {
   std::istringstream in(sstables);
   std::string line;
   int level = -1;
   const uint64_t now = env_->NowMicros();
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    while (std::getline(in, line)) {
-      unsigned long long number, size;
-      if (std::sscanf(line.c_str(), "--- level %d ---", &level) == 1) continue;
-      if (std::sscanf(line.c_str(), " %llu:%llu[", &number, &size) != 2) continue;
-      std::shared_ptr<FileState>& f = live_[number];
-      if (!f) {
-        f = std::make_shared<FileState>();
-        f->number = number;
-        f->created_us = now;
-      }
-      f->level.store(level);
-      f->size = size;
+  std::lock_guard<std::mutex> l(mu_);
+  if (file_events_ != events_before) return false;
+  while (std::getline(in, line)) {
+    unsigned long long number, size;
+    if (std::sscanf(line.c_str(), "--- level %d ---", &level) == 1) continue;
+    if (std::sscanf(line.c_str(), " %llu:%llu[", &number, &size) != 2) continue;
+    std::shared_ptr<FileState>& f = live_[number];
+    if (!f) {
+      f = std::make_shared<FileState>();
+      f->number = number;
+      f->created_us = now;
     }
-    stop_ = false;
+    f->level.store(level);
+    f->size = size;
   }
-  if (start_learner) StartLearner();
+  stop_ = false;
+  return true;
 }
 
 void Bourbon::StartLearner() {
@@ -199,6 +215,7 @@ void Bourbon::LevelChanged(int level, uint64_t now_us) {
 void Bourbon::OnFileCreated(const FileEvent& e) {
   {
     std::lock_guard<std::mutex> l(mu_);
+    file_events_++;
     std::shared_ptr<FileState> f;
     for (auto it = graveyard_.begin(); it != graveyard_.end(); ++it) {
       if ((*it)->number == e.number) {  // moved to another level, same file
@@ -228,6 +245,7 @@ void Bourbon::OnFileCreated(const FileEvent& e) {
 
 void Bourbon::OnFileDeleted(const FileEvent& e) {
   std::lock_guard<std::mutex> l(mu_);
+  file_events_++;
   FinishDeleted(e.micros);
   auto it = live_.find(e.number);
   if (it != live_.end()) {

@@ -106,6 +106,11 @@ class Bourbon : public TableFormat, public LsmHooks {
   // background learner (after DB::Open); without `start_learner` the caller
   // starts it, after LearnAll() has learned those files undisturbed.
   void Attach(DB* db, bool start_learner = true);
+  // Attach's two steps: the file events seen so far, and the files of a
+  // "leveldb.sstables" listing read after them; false, and nothing taken,
+  // when a file event came after the listing was read.
+  uint64_t FileEventsSeen() const;
+  bool AttachFiles(const std::string& sstables, uint64_t events_before);
   void StartLearner();
   // Stops the learner (before the DB is closed).
   void Detach();
@@ -170,6 +175,7 @@ class Bourbon : public TableFormat, public LsmHooks {
   bool stop_ = false;
   std::thread learner_;
   mutable std::map<uint64_t, std::shared_ptr<FileState>> live_;
+  uint64_t file_events_ = 0;  // OnFileCreated and OnFileDeleted calls
   std::vector<std::shared_ptr<FileState>> graveyard_;  // deleted this edit
   std::vector<std::shared_ptr<FileState>> finished_;
   std::vector<Queued> queue_;  // a max-heap by B - C

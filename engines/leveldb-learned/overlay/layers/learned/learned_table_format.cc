@@ -9,6 +9,7 @@
 #include "layers/learned/learned_table_builder.h"
 #include "layers/learned/learned_table_footer.h"
 #include "layers/learned/learned_table_reader.h"
+#include "layers/learned/named_table_reader.h"
 #include "layers/learned/slr_table.h"
 #include "leveldb/comparator.h"
 #include "leveldb/env.h"
@@ -53,7 +54,8 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
   const std::string name = LearnedTableName(info.number);
   bool slr;
   Status ss = OpenSlrTable(&config_, &book_, options, file, file_size, info, &slr, reader);
-  if (slr || !ss.ok()) return ss.ok() || !slr ? ss : Status::Corruption(name, ss.ToString());
+  if (slr && ss.ok()) *reader = NewNamedTableReader(*reader, name);
+  if (slr || !ss.ok()) return NamedStatus(ss, name);
   bool ours;
   LearnedFooter f;
   Status s = LearnedFooter::Read(file, file_size, &f, &ours);
@@ -65,10 +67,11 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
       s = CheckNativeFooter(file, file_size);
       if (s.ok()) s = OpenNativeTableReader(options, file, file_size, reader);
     }
-    // LevelDB's own messages do not name the table.
-    return s.IsCorruption() ? Status::Corruption(name, s.ToString()) : s;
+    // LevelDB's own messages do not name the table, at open or later.
+    if (s.ok()) *reader = NewNamedTableReader(*reader, name);
+    return NamedStatus(s, name);
   }
-  if (!s.ok()) return s.IsCorruption() ? Status::Corruption(name, s.ToString()) : s;
+  if (!s.ok()) return NamedStatus(s, name);
   const std::string mismatch = f.MismatchWith(file_size);
   if (!mismatch.empty()) return Status::Corruption(name, mismatch);
   // retrain: a table this process did not build is searched with a model

@@ -60,7 +60,10 @@ bool LearnedReader::Entry(const Window& w, uint64_t i, Slice* key, Slice* value)
   const uint64_t base = Offset(w.lo);
   Slice in(w.bytes.data() + (Offset(i) - base), w.bytes.size() - (Offset(i) - base));
   uint32_t klen, vlen;
-  if (!GetVarint32(&in, &klen) || !GetVarint32(&in, &vlen) || in.size() < uint64_t{klen} + vlen) {
+  // An internal key has its 8-byte trailer: a shorter one is damage (the
+  // internal key comparator would read a user key of -8 bytes).
+  if (!GetVarint32(&in, &klen) || !GetVarint32(&in, &vlen) || in.size() < uint64_t{klen} + vlen ||
+      klen < 8) {
     return false;
   }
   *key = Slice(in.data(), klen);

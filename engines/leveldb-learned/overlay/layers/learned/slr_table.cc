@@ -100,8 +100,10 @@ bool NextEntry(const char** p, const char* limit, std::string* key, Slice* value
   return true;
 }
 
-// The whole key (and value) at restart point i (shared == 0 there).
+// The whole key (and value) at restart point i (shared == 0 there); empty
+// when the restart offset or its entry is malformed (a damaged block).
 Slice RestartKey(const Restarts& r, uint32_t i, Slice* value = nullptr) {
+  if (r.Offset(i) >= r.limit) return Slice();
   const char* p = r.data + r.Offset(i);
   uint32_t shared, non_shared, vlen;
   p = GetVarint32Ptr(p, r.array, &shared);
@@ -156,9 +158,11 @@ namespace {
 
 // First restart i in [0, r.count] whose key >= target, searched by the
 // model's bound and last mile (or binary over all restarts without one).
+// *malformed when a restart key it compared is not an internal key (a
+// damaged block: the answer is then meaningless, a Corruption).
 uint32_t FindRestart(const Restarts& r, const SlrModel* model,
                      const std::string& prefix, const Slice& target,
-                     const Comparator* cmp, uint64_t* cmps) {
+                     const Comparator* cmp, uint64_t* cmps, bool* malformed) {
   uint64_t lo = 0, hi = r.count, pos = r.count / 2;
   lidx::LastMileKind kind = lidx::LastMileKind::kBinary;
   if (model != nullptr && UserKeyOf(target).starts_with(prefix)) {
@@ -176,7 +180,12 @@ uint32_t FindRestart(const Restarts& r, const SlrModel* model,
   }
   auto less = [&](uint64_t i) {  // restart key i < target
     ++*cmps;
-    return cmp->Compare(RestartKey(r, static_cast<uint32_t>(i)), target) < 0;
+    const Slice key = RestartKey(r, static_cast<uint32_t>(i));
+    if (key.size() < 8) {  // the comparator would read a user key of -8 bytes
+      *malformed = true;
+      return false;
+    }
+    return cmp->Compare(key, target) < 0;
   };
   switch (kind) {
     case lidx::LastMileKind::kLinear: {
@@ -507,11 +516,13 @@ class SlrReader : public TableReader {
                      void (*handle_result)(void*, const Slice&, const Slice&)) override {
     uint64_t icmps = 0;
     uint32_t j;
+    bool malformed = false;
     {
       trace::ScopedStep step(trace::kIndexSearch);
-      j = FindRestart(index_, index_model_.get(), prefix_, k, cmp_, &icmps);
+      j = FindRestart(index_, index_model_.get(), prefix_, k, cmp_, &icmps, &malformed);
     }
     trace::Count(&trace::LookupTrace::index_comparisons, icmps);
+    if (malformed) return Status::Corruption("slr: bad index block entry");
     if (j >= index_.count) {
       trace::Count(&trace::LookupTrace::comparisons, icmps);
       return Status::OK();
@@ -540,12 +551,15 @@ class SlrReader : public TableReader {
         s = Status::Corruption("slr: bad data block");
       } else {
         const SlrModel* bm = j < block_models_.size() ? block_models_[j].get() : nullptr;
-        uint32_t t = FindRestart(block, bm, prefix_, k, cmp_, &dcmps);
-        const char* p = block.data + (block.count ? block.Offset(t > 0 ? t - 1 : 0) : 0);
+        uint32_t t = FindRestart(block, bm, prefix_, k, cmp_, &dcmps, &malformed);
+        const uint32_t start = block.count ? block.Offset(t > 0 ? t - 1 : 0) : 0;
+        if (malformed || start > block.limit) s = Status::Corruption("slr: bad data block entry");
+        const char* p = s.ok() ? block.data + start : block.array;
         std::string key;
         Slice value;
         while (p < block.array) {
-          if (!NextEntry(&p, block.array, &key, &value)) {
+          // An internal key has its 8-byte trailer: a shorter one is damage.
+          if (!NextEntry(&p, block.array, &key, &value) || key.size() < 8) {
             s = Status::Corruption("slr: bad entry");
             break;
           }

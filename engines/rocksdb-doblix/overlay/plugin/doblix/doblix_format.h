@@ -5,7 +5,9 @@
 //   [filter block "doblix.filter"]          optional: the filter policy's full
 //                                           filter of the user keys, checksummed
 //   [model block "doblix.model"]            the serialized index, checksummed
-//   [properties block] [metaindex block] [footer]   RocksDB's own formats
+//   [properties block] [metaindex block]    RocksDB's own formats
+//   [meta checksums]                        version 4: of both (below)
+//   [footer]                                RocksDB's own format
 //
 // Data block: [varint32 prefix length][prefix = common prefix of the
 // block's user keys] then per entry [varint32 suffix length][varint32 value
@@ -28,8 +30,12 @@ namespace ROCKSDB_NAMESPACE {
 constexpr uint64_t kDoblixTableMagicNumber = 0x4a02457cf6b44895ull;
 // 2: the model block carries the string index's nodes. 3: data blocks may
 // keep 16-bit entry offsets (a version-2 block, without the count's flag,
-// reads the same).
-constexpr uint32_t kDoblixFormatVersion = 3;
+// reads the same). 4: the meta checksums follow the metaindex block (RocksDB
+// checks no block trailer of a plugin's table, yet parses its metaindex
+// and trusts its properties: a flipped byte crashed its block iterator or
+// divided by zero in its compaction sizes).
+constexpr uint32_t kDoblixFormatVersion = 4;
+constexpr uint32_t kDoblixOldestFormatVersion = 2;
 constexpr size_t kDoblixBlockTrailerSize = 4;
 constexpr uint32_t kDoblixNarrowOffsets = 0x80000000u;
 
@@ -38,6 +44,9 @@ extern const std::string kDoblixRangeDelBlockName;
 // Present when the table was built with a filter policy (its name is the
 // table property filter_policy_name).
 extern const std::string kDoblixFilterBlockName;
+// Version 4 on, right after the metaindex block: fixed32 checksum of the
+// properties block, fixed32 checksum of the metaindex block and that one.
+constexpr size_t kDoblixMetaChecksumsSize = 8;
 
 // Table property names (user-collected), read back by the adapter's logs.
 extern const std::string kDoblixPropModel;         // pla | pra | ...

@@ -360,12 +360,20 @@ Status DoblixTableBuilder::Finish() {
   handle.set_size(properties.size());
   if (!Append(properties).ok()) return status_;
   meta_index.Add(kPropertiesBlockName, handle);
+  const uint32_t properties_checksum = DoblixChecksum(properties.data(), properties.size());
 
   Slice meta = meta_index.Finish();
   BlockHandle meta_handle;
   meta_handle.set_offset(offset_);
   meta_handle.set_size(meta.size());
   if (!Append(meta).ok()) return status_;
+  // Version 4: the meta checksums (doblix_format.h), after the metaindex.
+  std::string sums(meta.data(), meta.size());
+  PutFixed32(&sums, properties_checksum);
+  std::string trailer;
+  PutFixed32(&trailer, properties_checksum);
+  PutFixed32(&trailer, DoblixChecksum(sums.data(), sums.size()));
+  if (!Append(trailer).ok()) return status_;
 
   FooterBuilder footer;
   footer.Build(kDoblixTableMagicNumber, kDoblixFormatVersion, offset_, kNoChecksum, meta_handle);

@@ -16,6 +16,7 @@
 #include "rocksdb/snapshot.h"
 #include "table/table_builder.h"
 #include "table/block_based/block_type.h"
+#include "table/format.h"
 #include "table/get_context.h"
 #include "table/meta_blocks.h"
 #include "util/coding.h"
@@ -72,17 +73,32 @@ Status DoblixTableReader::Open(const TableReaderOptions& tro, const DoblixTableO
   if (strcmp(ucmp->Name(), BytewiseComparator()->Name()) != 0 || ucmp->timestamp_size() != 0) {
     return Status::NotSupported("DoblixTable needs the bytewise comparator without timestamps");
   }
+  // RocksDB's meta block readers do not name the file, and DB::Open
+  // reports their errors under the MANIFEST's name: every Corruption of
+  // this table names it.
+  const std::string name = file->file_name();
+  auto named = [&name](const Status& st) {
+    if (!st.IsCorruption() || st.ToString().find(name) != std::string::npos) return st;
+    return Status::Corruption(st.getState(), name);
+  };
   std::unique_ptr<DoblixTableReader> r(new DoblixTableReader(tro, options, std::move(file)));
   std::unique_ptr<TableProperties> props;
-  Status s = ReadTableProperties(r->file_.get(), file_size, kDoblixTableMagicNumber,
-                                 tro.ioptions, &props);
-  if (!s.ok()) return s;
+  uint64_t properties_checksum = kNoMetaChecksums;
+  Status s = r->CheckMetaIndex(file_size, &properties_checksum);
+  if (s.ok()) {
+    s = ReadTableProperties(r->file_.get(), file_size, kDoblixTableMagicNumber, tro.ioptions,
+                            &props);
+  }
+  if (s.ok() && properties_checksum != kNoMetaChecksums) {
+    s = r->CheckProperties(file_size, static_cast<uint32_t>(properties_checksum));
+  }
+  if (!s.ok()) return named(s);
   r->properties_ = std::move(props);
 
   BlockContents model;
   s = ReadMetaBlock(r->file_.get(), nullptr, file_size, kDoblixTableMagicNumber, tro.ioptions,
                     kDoblixModelBlockName, BlockType::kIndex, &model);
-  if (!s.ok()) return s;
+  if (!s.ok()) return named(s);
   s = r->model_.DecodeFrom(model.data);
   if (s.ok() && r->model_.kind == DoblixModelKind::kRmi && !r->model_.segments.empty()) {
     // TridentKV keeps its blocks' places in RocksDB's index block.
@@ -100,10 +116,49 @@ Status DoblixTableReader::Open(const TableReaderOptions& tro, const DoblixTableO
                               r->file_->file_name());
   }
   s = r->LoadRangeDeletions(file_size);
-  if (!s.ok()) return s;
+  if (!s.ok()) return named(s);
   s = r->LoadFilter(file_size);
-  if (!s.ok()) return s;
+  if (!s.ok()) return named(s);
   *table = std::move(r);
+  return Status::OK();
+}
+
+Status DoblixTableReader::CheckMetaIndex(uint64_t file_size, uint64_t* properties_checksum) {
+  *properties_checksum = kNoMetaChecksums;
+  Footer footer;
+  Status s = ReadFooterFromFile(IOOptions(), file_.get(), nullptr, file_size, &footer,
+                                kDoblixTableMagicNumber);
+  if (!s.ok()) return s;
+  const uint32_t version = footer.format_version();
+  if (version < kDoblixOldestFormatVersion || version > kDoblixFormatVersion) {
+    return Status::Corruption("doblix table: unknown format version " + std::to_string(version),
+                              file_->file_name());
+  }
+  if (version < 4) return Status::OK();  // written before the meta checksums
+  const BlockHandle& h = footer.metaindex_handle();
+  if (h.offset() > file_size || h.size() + kDoblixMetaChecksumsSize > file_size - h.offset()) {
+    return Status::Corruption("doblix metaindex block: outside the file", file_->file_name());
+  }
+  const size_t n = static_cast<size_t>(h.size()) + kDoblixMetaChecksumsSize;
+  std::unique_ptr<char[]> buf(new char[n]);
+  Slice in;
+  s = file_->Read(IOOptions(), h.offset(), n, &in, buf.get(), nullptr, Env::IO_TOTAL);
+  if (!s.ok()) return s;
+  if (in.size() != n || DecodeFixed32(in.data() + n - 4) != DoblixChecksum(in.data(), n - 4)) {
+    return Status::Corruption("doblix metaindex block: checksum mismatch", file_->file_name());
+  }
+  *properties_checksum = DecodeFixed32(in.data() + n - 8);
+  return Status::OK();
+}
+
+Status DoblixTableReader::CheckProperties(uint64_t file_size, uint32_t checksum) {
+  BlockContents props;
+  Status s = ReadMetaBlock(file_.get(), nullptr, file_size, kDoblixTableMagicNumber, ioptions_,
+                           kPropertiesBlockName, BlockType::kProperties, &props);
+  if (!s.ok()) return s;
+  if (checksum != DoblixChecksum(props.data.data(), props.data.size())) {
+    return Status::Corruption("doblix properties block: checksum mismatch", file_->file_name());
+  }
   return Status::OK();
 }
 

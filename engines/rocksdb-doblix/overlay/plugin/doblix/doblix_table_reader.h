@@ -118,6 +118,13 @@ class DoblixTableReader : public TableReader {
  private:
   DoblixTableReader(const TableReaderOptions& tro, const DoblixTableOptions& options,
                     std::unique_ptr<RandomAccessFileReader>&& file);
+  // Version 4 on (doblix_format.h): the metaindex block against its
+  // checksum, before RocksDB parses it, giving the properties block's
+  // (kNoMetaChecksums for an older table); then the properties block
+  // against that.
+  static constexpr uint64_t kNoMetaChecksums = ~uint64_t{0};
+  Status CheckMetaIndex(uint64_t file_size, uint64_t* properties_checksum);
+  Status CheckProperties(uint64_t file_size, uint32_t checksum);
   Status LoadRangeDeletions(uint64_t file_size);
   // Reads the table's filter block when it has one and a filter policy is
   // set (as the block-based table, a table's filter is used only then).
