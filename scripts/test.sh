@@ -3,8 +3,9 @@
 # generator built once, then pytest on two workers (pytest-xdist: most tests
 # wait on lsmbench or Snakemake, so two overlap on 2 cores), which includes
 # the end-to-end smoke run of the pipeline (tests/test_pipeline_smoke.py).
-# Each phase's wall and CPU seconds go to build/tests/phases.tsv
-# (scripts/test-costs.py reads them).
+# Each phase's wall and CPU seconds go to build/tests/phases.tsv, each test
+# module's to build/tests/modules.tsv (tests/costs.py; scripts/test_costs.py
+# reads both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -50,4 +51,4 @@ phase "engines" build_all
 echo "== Python and end-to-end tests ($workers workers)" >&2
 parallel=()
 ((workers > 1)) && parallel=(-n "$workers" --dist loadfile --no-loadscope-reorder)
-phase "pytest" .venv/bin/python -m pytest "${parallel[@]}" "$@"
+phase "pytest" .venv/bin/python -m pytest "${parallel[@]}" --module-costs build/tests/modules.tsv "$@"
