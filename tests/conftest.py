@@ -62,8 +62,9 @@ def _slow_rank(item):
     return SLOW_FIRST.index(path) if path in SLOW_FIRST else len(SLOW_FIRST)
 
 
-# Longer checks (marker `long`) run with `pytest --long` (README, "Longer
-# checks"); ./run-tests reports them skipped with that command.
+# Longer checks (marker `long`) run with `./run-tests --long` or `pytest
+# --long` (README, "Longer checks"); ./run-tests reports them skipped with
+# that command.
 def pytest_addoption(parser):
     parser.addoption("--long", action="store_true", help="also run the longer checks (marker long)")
 
@@ -72,7 +73,7 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=_slow_rank)  # stable: the rest keep their order
     if config.getoption("--long"):
         return
-    skip = pytest.mark.skip(reason="a longer check: .venv/bin/python -m pytest --long -m long (README)")
+    skip = pytest.mark.skip(reason="a longer check: ./run-tests --long, or .venv/bin/python -m pytest --long -m long (README)")
     for item in items:
         if "long" in item.keywords:
             item.add_marker(skip)
