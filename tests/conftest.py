@@ -3,13 +3,12 @@ name): the repository root, sample run logs shaped like lsmbench's, the
 scratch folders (tests/scratch.py) and the order the slow modules start in."""
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests import scratch
+from tests import checkout_snakemake, scratch
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -149,8 +148,7 @@ def _build(*engines, _done=set()):
     targets = [f"build/engines/{e}/bin/lsmbench" for e in engines if e not in _done]
     if not targets:
         return
-    r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default", *targets],
-                       cwd=REPO, capture_output=True, text=True)
+    r = checkout_snakemake.build(*targets)
     assert r.returncode == 0, r.stderr[-3000:]
     _done.update(engines)
 
