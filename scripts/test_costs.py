@@ -74,9 +74,15 @@ def outcomes(junit):
 
 
 def modules(path):
-    """{module file: (wall s, CPU s, tests)} from tests/costs.py's rows."""
-    rows = [line.split("\t") for line in path.read_text().splitlines()[1:] if line]
-    return {m: (float(wall), float(cpu), int(n)) for m, n, wall, cpu, _ in rows}
+    """{module file: (wall s, CPU s, tests)} from tests/costs.py's rows (a
+    module's rows summed: a worker writes a row whenever it is done with it)."""
+    out = {}
+    for line in path.read_text().splitlines()[1:]:
+        if line:
+            m, n, wall, cpu, _ = line.split("\t")
+            w0, c0, n0 = out.get(m, (0.0, 0.0, 0))
+            out[m] = (w0 + float(wall), c0 + float(cpu), n0 + int(n))
+    return out
 
 
 def ccache_rate(statslog):

@@ -5,7 +5,8 @@ of every child it waited for (lsmbench, Snakemake and its jobs), summed over
 its tests' set-up, call and tear-down, so module-scoped fixtures count
 where they ran. CPU seconds stay comparable on a shared machine, where wall
 seconds do not. Under pytest-xdist each worker appends its own modules'
-rows (`--dist loadfile` keeps a module on one worker)."""
+rows (`--dist loadfile` keeps a module on one worker), each when its last
+test is done."""
 import os
 import resource
 import time
@@ -32,18 +33,25 @@ class ModuleCosts:
         self.costs = defaultdict(lambda: [0, 0.0, 0.0])  # module -> [tests, wall, cpu]
 
     @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_protocol(self, item):
+    def pytest_runtest_protocol(self, item, nextitem):
         wall, cpu = time.monotonic(), _cpu()
         yield
-        row = self.costs[item.nodeid.split("::")[0]]
+        module = item.nodeid.split("::")[0]
+        row = self.costs[module]
         row[0] += 1
         row[1] += time.monotonic() - wall
         row[2] += _cpu() - cpu
+        if nextitem is None or nextitem.nodeid.split("::")[0] != module:
+            self.write(module)  # its last test: a run stopped later keeps the row
+
+    def write(self, module):
+        n, wall, cpu = self.costs.pop(module)
+        with open(self.path, "a") as out:  # one write: two workers append whole rows
+            out.write(f"{module}\t{n}\t{wall:.1f}\t{cpu:.1f}\t{self.worker}\n")
 
     def pytest_sessionfinish(self):
-        rows = "".join(f"{m}\t{n}\t{w:.1f}\t{c:.1f}\t{self.worker}\n" for m, (n, w, c) in sorted(self.costs.items()))
-        with open(self.path, "a") as out:  # one write: two workers append whole rows
-            out.write(rows)
+        for module in sorted(self.costs):  # a module whose tests did not run to its last
+            self.write(module)
 
 
 def pytest_configure(config):
