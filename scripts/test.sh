@@ -3,10 +3,20 @@
 # generator built once, then pytest on two workers (pytest-xdist: most tests
 # wait on lsmbench or Snakemake, so two overlap on 2 cores), which includes
 # the end-to-end smoke run of the pipeline (tests/test_pipeline_smoke.py).
-# Each phase's wall and CPU seconds go to build/tests/phases.tsv
-# (scripts/test-costs.py reads them).
+# Each phase's wall and CPU seconds go to build/tests/phases.tsv, each test
+# module's to build/tests/modules.tsv (tests/costs.py; scripts/test_costs.py
+# reads both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# --long: the test command and its longer checks (README, "Longer checks"):
+# the tests marked `long` (tests/conftest.py) and the Slurm integration test
+# whether or not a file it covers changed.
+long=()
+if [[ ${1:-} == --long ]]; then
+  shift
+  long=(--long)
+  export LSMREPRO_SLURM_TEST=${LSMREPRO_SLURM_TEST:-1}
+fi
 jobs=$(nproc)
 workers=${LSMREPRO_TEST_WORKERS:-2}
 phases=build/tests/phases.tsv
@@ -50,4 +60,4 @@ phase "engines" build_all
 echo "== Python and end-to-end tests ($workers workers)" >&2
 parallel=()
 ((workers > 1)) && parallel=(-n "$workers" --dist loadfile --no-loadscope-reorder)
-phase "pytest" .venv/bin/python -m pytest "${parallel[@]}" "$@"
+phase "pytest" .venv/bin/python -m pytest "${parallel[@]}" --module-costs build/tests/modules.tsv "${long[@]}" "$@"

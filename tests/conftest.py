@@ -3,13 +3,12 @@ name): the repository root, sample run logs shaped like lsmbench's, the
 scratch folders (tests/scratch.py) and the order the slow modules start in."""
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests import scratch
+from tests import checkout_snakemake, scratch
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -62,8 +61,9 @@ def _slow_rank(item):
     return SLOW_FIRST.index(path) if path in SLOW_FIRST else len(SLOW_FIRST)
 
 
-# Longer checks (marker `long`) run with `pytest --long` (README, "Longer
-# checks"); ./run-tests reports them skipped with that command.
+# Longer checks (marker `long`) run with `./run-tests --long` or `pytest
+# --long` (README, "Longer checks"); ./run-tests reports them skipped with
+# that command.
 def pytest_addoption(parser):
     parser.addoption("--long", action="store_true", help="also run the longer checks (marker long)")
 
@@ -72,7 +72,7 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=_slow_rank)  # stable: the rest keep their order
     if config.getoption("--long"):
         return
-    skip = pytest.mark.skip(reason="a longer check: .venv/bin/python -m pytest --long -m long (README)")
+    skip = pytest.mark.skip(reason="a longer check: ./run-tests --long, or .venv/bin/python -m pytest --long -m long (README)")
     for item in items:
         if "long" in item.keywords:
             item.add_marker(skip)
@@ -148,8 +148,7 @@ def _build(*engines, _done=set()):
     targets = [f"build/engines/{e}/bin/lsmbench" for e in engines if e not in _done]
     if not targets:
         return
-    r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default", *targets],
-                       cwd=REPO, capture_output=True, text=True)
+    r = checkout_snakemake.build(*targets)
     assert r.returncode == 0, r.stderr[-3000:]
     _done.update(engines)
 

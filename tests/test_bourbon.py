@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engines import difftest
+from tests import checkout_snakemake
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root
 
@@ -114,8 +115,7 @@ def test_learned_table_iterator_answers_like_leveldbs(tmp_path):
     bourbon layers by LevelDB's upstream test harness: the model-seeking
     table iterator against LevelDB's own on the same table files."""
     tarball = "build/sources/leveldb-1.23.tar.gz"
-    r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default", tarball],
-                       cwd=REPO, capture_output=True, text=True)
+    r = checkout_snakemake.build(tarball)
     assert r.returncode == 0, r.stderr[-3000:]
     r = subprocess.run([sys.executable, "engines/leveldb-hooks/upstream_tests.py", "bourbon",
                         "--tarball", tarball, "--work", str(tmp_path / "up"), "--format", "error_bound=8",

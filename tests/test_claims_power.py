@@ -257,6 +257,7 @@ def local_power():
     return _power(claims.load_claims(), "local")
 
 
+@pytest.mark.long  # its sample: tests/test_claims_power_sample.py (docs/checks.md)
 def test_every_claim_can_pass_and_fail_at_local_or_is_listed_underpowered(local_power):
     """Issue 30: at local's measured noise and repetitions every claim
     decides, or is in local's claims_underpowered (flagged underpowered
@@ -274,6 +275,7 @@ def test_every_claim_can_pass_and_fail_at_local_or_is_listed_underpowered(local_
 # claim's interval has df 1, and 95 of 220 decide; the route back to 100 is
 # more loads where the scale model's re-measured job times say they are
 # cheap (--power prints them), not a narrower interval.
+@pytest.mark.long  # its sample: tests/test_claims_power_sample.py (docs/checks.md)
 def test_at_least_90_claims_decide_at_local(local_power):
     judged = int(local_power[1][-1].split(": ", 1)[1].split(" of ", 1)[1].split(" ", 1)[0])
     assert judged >= 90, local_power[1][-1]

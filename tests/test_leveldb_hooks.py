@@ -5,12 +5,12 @@ compacts only because of LevelDB's seek trigger and not at all with
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from lsmrepro.tidy import runlog
+from tests import checkout_snakemake
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root
 BINARY = REPO / "build/engines/leveldb-learned/bin/lsmbench"
@@ -28,8 +28,7 @@ def settled_load(tmp_path_factory):
     """30,000 keys with 1,000-byte values in 1 MiB tables (LevelDB's
     smallest), so level 1 is full and most keys are in level 2: a get for
     them probes a level-1 table first and charges its allowed_seeks (100)."""
-    r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default",
-                        str(BINARY.relative_to(REPO))], cwd=REPO, capture_output=True, text=True)
+    r = checkout_snakemake.build(BINARY.relative_to(REPO))
     assert r.returncode == 0, r.stderr[-3000:]
     d = tmp_path_factory.mktemp("seek")
     keys = list(range(1, 90_000, 3))

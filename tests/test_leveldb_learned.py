@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from lsmrepro.tidy import runlog
+from tests import checkout_snakemake
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root
 
@@ -25,8 +26,7 @@ def snakemake(*targets, _done=set()):
     todo = [t for t in targets if t not in _done]
     if not todo:
         return
-    r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default", *todo],
-                       cwd=REPO, capture_output=True, text=True)
+    r = checkout_snakemake.build(*todo)
     assert r.returncode == 0, r.stderr[-3000:]
     _done.update(todo)
 

@@ -22,18 +22,18 @@ from lsmrepro.tidy import aggregate
 from lsmrepro.tidy import engine_rows
 from lsmrepro.tidy import regime
 from lsmrepro.plan import studies as lsm_studies
+from tests import checkout_snakemake
 
 REPO = Path(__file__).resolve().parent.parent  # the repository root
 pytestmark = pytest.mark.e2e
 SCALES = {s: lsm_studies.load_scale(s) for s in ("smoke",)}
-SNAKEMAKE = [sys.executable, "-m", "snakemake", "--profile", "profiles/default"]
 
 
 def snakemake(results, *args, config=(), check=True):
-    cmd = SNAKEMAKE + [*args, "--config", f"results_dir={results}", *config]
-    r = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    cmd = [*args, "--config", f"results_dir={results}", *config]
+    r = checkout_snakemake.run(*cmd)
     if check and r.returncode != 0:
-        raise AssertionError(f"{' '.join(cmd)} failed:\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}")
+        raise AssertionError(f"snakemake {' '.join(map(str, cmd))} failed:\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}")
     return r
 
 

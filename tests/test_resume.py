@@ -17,12 +17,13 @@ import json
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
+
+from tests import checkout_snakemake
 
 REPO = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.e2e
@@ -48,8 +49,7 @@ def checkout(tmp_path, built):
     # made here first: the copy's Snakemake may not rebuild this checkout's
     # builds (CMake refuses another source folder)
     built("leveldb")
-    r = subprocess.run([sys.executable, "-m", "snakemake", "--profile", "profiles/default", "build/workloads/datagen"],
-                       cwd=REPO, capture_output=True, text=True)
+    r = checkout_snakemake.build("build/workloads/datagen")
     assert r.returncode == 0, r.stderr[-3000:]
     return _copy_checkout(tmp_path / "checkout")
 
