@@ -52,7 +52,7 @@ done
 # nothing to do.
 build_all() {
   echo "== Engines and the data generator (from the compiler cache when warm)" >&2
-  .venv/bin/python -m snakemake --profile profiles/default engines build/workloads/datagen \
+  .venv/bin/python -m snakemake --profile profiles/default engines build/workloads/datagen build/lidx-tools/lidx_hardness \
     > build/tests/engines.log 2>&1 || { tail -50 build/tests/engines.log >&2; return 1; }
 }
 phase "engines" build_all

@@ -49,7 +49,7 @@ def checkout(tmp_path, built):
     # made here first: the copy's Snakemake may not rebuild this checkout's
     # builds (CMake refuses another source folder)
     built("leveldb")
-    r = checkout_snakemake.build("build/workloads/datagen")
+    r = checkout_snakemake.build("build/workloads/datagen", "build/lidx-tools/lidx_hardness")
     assert r.returncode == 0, r.stderr[-3000:]
     return _copy_checkout(tmp_path / "checkout")
 

@@ -54,10 +54,10 @@ node=$(sinfo -h -o %N)
 say "cluster up: node $node, SLURM_CONF=$SLURM_CONF"
 
 snakemake=$repo/.venv/bin/snakemake
-# The copy shares this checkout's build folder; datagen's CMake build there
-# belongs to this checkout's sources, so bring it up to date here first (a
+# The copy shares this checkout's build folder; datagen's and lidx_hardness's CMake builds there
+# belong to this checkout's sources, so bring it up to date here first (a
 # rebuild from the copy would be refused: another source folder).
-"$snakemake" --profile profiles/default --config "scale=smoke" -- build/workloads/datagen \
+"$snakemake" --profile profiles/default --config "scale=smoke" -- build/workloads/datagen build/lidx-tools/lidx_hardness \
   > "$work/datagen.log" 2>&1 || { tail -40 "$work/datagen.log" >&2; exit 1; }
 cd "$work/repo"
 # Engines are built in this checkout's build/ (as ./run-tests and ./reproduce

@@ -179,6 +179,7 @@ rule tool_run:
     threads: workflow.cores
     resources:
         bench_lock=1,
+        slurm_extra=hardware_slurm_extra,
     conda:
         CONDA_ENV
     log:
