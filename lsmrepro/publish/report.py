@@ -427,12 +427,19 @@ def study_section(study, results, scale, out):
     return "\n".join(parts)
 
 
+def _raw_log(results, scale, study, run):
+    """A run's raw log: lsmbench's JSON lines, or a tool run's CSV (rule tool_run)."""
+    base = Path(results, scale, "raw", study, run)
+    tool = base.with_name(base.name + ".csv")
+    return tool if tool.is_file() else base.with_name(base.name + ".jsonl")
+
+
 def _runs_behind(study, claims, results, scale, out):
     """Each verdict's runs, each linked to its raw log."""
     items = []
     for r in claims.itertuples():
         runs = [x for x in str(r.runs).split(";") if x and x != "nan"]
-        links = ", ".join(f"<a href='{_rel(Path(results, scale, 'raw', study, run + '.jsonl'), out)}'>"
+        links = ", ".join(f"<a href='{_rel(_raw_log(results, scale, study, run), out)}'>"
                           f"{html.escape(run)}</a>" for run in runs)
         items.append(f"<li><b>{html.escape(r.claim)}</b> ({html.escape(r.verdict)}): {links or 'no runs'}</li>")
     return "<details><summary>the runs behind each verdict</summary><ul>" + "".join(items) + "</ul></details>"
