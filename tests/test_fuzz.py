@@ -27,9 +27,8 @@ def target(built):
 
 
 def test_a_bounded_run_finds_no_crash_hang_or_wrong_answer(target, tmp_path):
-    # a fixed seed and count: the same inputs on every run of the test
-    # command (a random run's find belongs to the long command, which keeps
-    # its artifact; one out-of-memory is open in engines/leveldb-learned/README.md)
+    # a fixed seed and count: nearly the same inputs on every run of the
+    # test command (a random run's find belongs to the long command)
     code, runs, kept, report = fuzz.run(target, 120, tmp_path / "corpus", tmp_path / "artifacts",
                                         extra=("-seed=1", "-runs=2000"))
     assert code == 0, report[-4000:]

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 
 #include "alloc_counter.h"
 #include "datasets.h"
@@ -12,6 +13,7 @@
 #include "lidx/pgm.h"
 #include "lidx/plex.h"
 #include "lidx/rmi.h"
+#include "lidx/rs.h"
 
 namespace lidx_test {
 namespace {
@@ -112,6 +114,25 @@ TEST(Rs, RadixBitsSweep) {
   }
 }
 
+// A stored model naming more radix bits than a configuration may is refused
+// (its derived table, 2^bits entries, is not allocated).
+TEST(Rs, StoredRadixBitsPastTheLimitAreRefused) {
+  auto keys = MakeKeys<uint64_t>("lognormal", 2000, 1);
+  lidx::RadixSplineIndex<uint64_t> idx;
+  ASSERT_TRUE(idx.Configure({{"radix_bits", "1"}}).ok());
+  ASSERT_TRUE(idx.Build(keys.data(), keys.size(), nullptr).ok());
+  std::string bytes;
+  idx.Serialize(&bytes);
+  const size_t at = 4 + 1 + 2 + 4 + 1 + 8;  // magic, id "rs", version, key width, epsilon
+  uint64_t bits = 0;
+  std::memcpy(&bits, bytes.data() + at, 8);
+  ASSERT_EQ(bits, 1u);
+  bits = lidx::RadixSplineIndex<uint64_t>::kMaxRadixBits + 1;
+  std::memcpy(&bytes[at], &bits, 8);
+  lidx::RadixSplineIndex<uint64_t> back;
+  EXPECT_FALSE(back.Deserialize(bytes).ok());
+}
+
 TEST(Plex, SelfTunesTreeShape) {
   auto keys = MakeKeys<uint64_t>("lognormal", 150000, 9);
   lidx::PlexIndex<uint64_t> idx;
@@ -181,6 +202,7 @@ TEST(Knobs, RejectMalformedValues) {
   EXPECT_NE(err.find("epsilon"), std::string::npos);
   EXPECT_EQ(lidx::MakeIndex<uint64_t>("plr", {{"delta", "0"}}, &err), nullptr);
   EXPECT_EQ(lidx::MakeIndex<uint64_t>("rs", {{"radix_bits", "-1"}}, &err), nullptr);
+  EXPECT_EQ(lidx::MakeIndex<uint64_t>("rs", {{"radix_bits", "29"}}, &err), nullptr);
   EXPECT_NE(lidx::MakeIndex<uint64_t>("ft", {{"error", "7"}, {"fanout", "4"}}, &err),
             nullptr);
 }

@@ -6,8 +6,9 @@
 //
 // Guarantee: hi - lo <= 2 * epsilon + 2 for any query.
 //
-// Knobs: epsilon (spline error, default 32), radix_bits (default 18; the
-// EDBT study found 1 best inside an LSM, where tables are small).
+// Knobs: epsilon (spline error, default 32), radix_bits (default 18, at most
+// kMaxRadixBits; the EDBT study found 1 best inside an LSM, where tables are
+// small).
 //
 // Usage:
 //   auto idx = lidx::MakeIndex<uint64_t>("rs", {{"epsilon", "16"},
@@ -30,11 +31,17 @@ template <typename K>
 class RadixSplineIndex final : public Index<K> {
  public:
   static constexpr uint32_t kFormatVersion = 1;
+  // The radix table is derived from one header field, 2^radix_bits entries:
+  // at 28 it is 1 GiB. Past that a stored model of a few KiB could make its
+  // reader allocate 2-4 GiB (a fuzzed learned table did, under the fuzzer's
+  // 2 GiB limit), so a configuration is refused there and a model read back
+  // is refused as corrupt.
+  static constexpr uint64_t kMaxRadixBits = 28;
 
   Status Configure(const Options& o) {
     return detail::ParseKnobs(o, "rs",
                               {{"epsilon", &eps_, 1, 1u << 30},
-                               {"radix_bits", &radix_bits_, 0, 30}});
+                               {"radix_bits", &radix_bits_, 0, kMaxRadixBits}});
   }
 
   std::string_view Id() const override { return "rs"; }
@@ -98,7 +105,7 @@ class RadixSplineIndex final : public Index<K> {
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();
     if (!s.ok()) return s;
-    if ((n == 0) != knots.empty() || bits > 30 || !detail::FitsSize(n)) {
+    if ((n == 0) != knots.empty() || bits > kMaxRadixBits || !detail::FitsSize(n)) {
       return detail::Reader::Corrupt("rs knots do not match n");
     }
     for (size_t i = 1; i < knots.size(); ++i) {
