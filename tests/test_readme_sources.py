@@ -31,12 +31,9 @@ SOURCE = re.compile(r"measurements\.md|results/|\.(?:log|csv|jsonl?)\b")
 UNSOURCED = {
     "engines/README.md": 1,
     "engines/bourbon/README.md": 1,
-    "engines/leveldb-learned/README.md": 7,
+    "engines/leveldb-learned/README.md": 4,
     "engines/rocksdb-doblix/README.md": 2,
-    "indexes/README.md": 1,
     "paper/README.md": 2,
-    "paper/bourbon/README.md": 1,
-    "paper/lsm-eval/README.md": 2,
 }
 
 
