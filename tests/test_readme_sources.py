@@ -31,7 +31,7 @@ SOURCE = re.compile(r"measurements\.md|results/|\.(?:log|csv|jsonl?)\b")
 UNSOURCED = {
     "engines/README.md": 1,
     "engines/bourbon/README.md": 1,
-    "engines/leveldb-learned/README.md": 4,
+    "engines/leveldb-learned/README.md": 3,
     "engines/rocksdb-doblix/README.md": 2,
     "paper/README.md": 2,
 }
