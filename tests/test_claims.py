@@ -194,7 +194,7 @@ def test_one_repetition_borrows_the_scales_measured_noise_not_a_declared_one():
     measured = {"noise": {"default": 0.1, "figures": {"baseline/point": {
         "cv": 0.02, "df": 20, "sd": 0.015, "source": "r", "metrics": {"latency_mean": {"cv": 0.02, "df": 20}}}}}}
     r = claims.check("baseline", tidy, [c], scale="x", scale_cfg=measured).iloc[0]
-    assert r["verdict"] == "reproduced" and "config/scales/x.yaml noise" in r["detail"]
+    assert r["verdict"] == "reproduced" and "config/scales/x.measured.yaml noise" in r["detail"]
     far = claims.check("baseline", _speedups({"fb": 2.5, "osm": 2.5}, reps=1).assign(study="baseline", experiment="point"),
                        [c], scale="x", scale_cfg=measured).iloc[0]
     assert far["verdict"] == "not reproduced"

@@ -81,26 +81,31 @@ def test_a_runs_subsets_count_its_repetition_once_and_the_noisiest_claim_metric_
 
 
 def _scale_dir(tmp_path):
-    """A config directory with the schema and a copy of smoke.yaml."""
+    """A config directory with the schemas and a copy of smoke.yaml; the
+    path of its measured file (not there yet)."""
     (tmp_path / "scales").mkdir(parents=True)
-    shutil.copy(CONFIG_DIR / "scale.schema.yaml", tmp_path)
+    for schema in ("scale.schema.yaml", "scale.measured.schema.yaml"):
+        shutil.copy(CONFIG_DIR / schema, tmp_path)
     shutil.copy(CONFIG_DIR / "scales" / "smoke.yaml", tmp_path / "scales")
-    return tmp_path / "scales" / "smoke.yaml"
+    return tmp_path / "scales" / "smoke.measured.yaml"
 
 
-def test_writing_changes_only_the_noise_figures_and_keeps_declared_ones(tmp_path):
+def test_writing_goes_to_the_measured_file_and_keeps_the_hand_set_scale(tmp_path):
     path = _scale_dir(tmp_path)
-    before = path.read_text()
+    hand = (path.parent / "smoke.yaml").read_text()
     claims_noise.write(path, {"s/f": {"cv": 0.05, "df": 9, "sd": 0.04, "points": 9, "source": "results/x of today"}})
     claims_noise.write(path, {"s/g": {"cv": 0.07, "df": 3, "source": "results/x of today"}})
     after = path.read_text()
-    assert after.startswith(before.rstrip("\n"))  # every line before it stays, comments included
+    assert (path.parent / "smoke.yaml").read_text() == hand  # the hand-set file untouched
     noise = load_scale("smoke", tmp_path)["noise"]
     assert noise["figures"]["s/f"]["cv"] == 0.05 and noise["figures"]["s/g"]["df"] == 3
-    assert noise["default"] == 0.1
+    assert noise["default"] == 0.1  # the hand-set half, merged
     with pytest.raises(InputError) as e:  # a measured entry without its df is refused, the file kept
         claims_noise.write(path, {"s/h": {"cv": 0.05, "source": "results/x of today"}})
-    assert "smoke.yaml" in str(e.value) and path.read_text() == after
+    assert "smoke.measured.yaml: noise.figures.s/h" in str(e.value) and path.read_text() == after
+    with pytest.raises(InputError, match="smoke.yaml: noise: a noise section"):  # nothing to refine
+        (path.parent / "smoke.yaml").write_text(hand.split("\nnoise:")[0] + "\n")
+        claims_noise.write(path, {})
 
 
 def test_the_cli_measures_a_run_and_writes_the_scale(tmp_path, capsys):
@@ -185,7 +190,9 @@ def test_another_scales_results_are_not_written_into_this_scale(tmp_path):
     tidy.mkdir(parents=True)
     _tidy(0.1, 4, 2).to_csv(tidy / "f.csv", index=False)
     path = _scale_dir(tmp_path / "config")
-    before = path.read_text()
     with pytest.raises(SystemExit):
         claims.main(["--measure-noise", str(tmp_path / "results" / "local"), "--write", str(path)])
-    assert path.read_text() == before
+    assert not path.exists()
+    with pytest.raises(SystemExit):  # the hand-set scale is no --write target
+        claims.main(["--measure-noise", str(tmp_path / "results" / "local"), "--write",
+                     str(path.parent / "local.yaml")])

@@ -117,12 +117,16 @@ def test_the_underpowered_list_is_written_from_the_check_and_then_passes_it(tmp_
     import shutil
     from lsmrepro.plan.studies import CONFIG_DIR
     (tmp_path / "scales").mkdir()
-    shutil.copy(CONFIG_DIR / "scale.schema.yaml", tmp_path / "scale.schema.yaml")
-    path = tmp_path / "scales" / "smoke.yaml"
+    for schema in ("scale.schema.yaml", "scale.measured.schema.yaml"):
+        shutil.copy(CONFIG_DIR / schema, tmp_path / schema)
+    hand = tmp_path / "scales" / "smoke.yaml"
+    path = tmp_path / "scales" / "smoke.measured.yaml"
     # baseline/point on 4 loads, where SOUND decides (_on_loads)
-    original = (CONFIG_DIR / "scales" / "smoke.yaml").read_text().replace(
-        "\n  figures:\n", "\n  figures:\n    baseline/point: {repetitions: 4}\n", 1)
-    path.write_text(original + "claims_underpowered:\n  sound: an old entry the new list drops\n")
+    hand.write_text((CONFIG_DIR / "scales" / "smoke.yaml").read_text().replace(
+        "\n  figures:\n", "\n  figures:\n    baseline/point: {repetitions: 4}\n", 1))
+    hand_text = hand.read_text()
+    noise = "noise:\n  figures:\n    s/f: {cv: 0.05, df: 9, source: 'results/x of today'}\n"
+    path.write_text(noise + "claims_underpowered:\n  sound: an old entry the new list drops\n")
     before = {k: v for k, v in load_scale("smoke", config_dir=tmp_path).items() if k != "claims_underpowered"}
     assert before["counts"]["figures"]["baseline/point"] == {"repetitions": 4}
     reasons = {}
@@ -132,12 +136,13 @@ def test_the_underpowered_list_is_written_from_the_check_and_then_passes_it(tmp_
     claims_power.write_underpowered(path, reasons)
     cfg = load_scale("smoke", config_dir=tmp_path)
     assert cfg["claims_underpowered"] == reasons
-    assert path.read_text().startswith(original)  # the rest of the file as it was
+    assert cfg["noise"]["figures"]["s/f"]["df"] == 9 and hand.read_text() == hand_text  # the rest as it was
     lines = []
     assert claims_power.check("smoke", cfg, [TOO_TIGHT, SOUND], out=lines.append) == []
     assert "1 more flagged underpowered" in lines[-1]
     claims_power.write_underpowered(path, {})
-    assert path.read_text() == original
+    assert "claims_underpowered" not in load_scale("smoke", config_dir=tmp_path)
+    assert "s/f: {cv: 0.05" in path.read_text() and "\nclaims_underpowered:" not in path.read_text()
 
 
 def test_a_claims_probabilities_do_not_depend_on_the_claims_simulated_before_it():

@@ -18,7 +18,7 @@ paper/README.md ("The statistical rule") gives each band and test.
     python -m lsmrepro.claims --power --scale local [--study S] [--claims FILE ...]
     python -m lsmrepro.claims --power --scale local --write-underpowered   (the flag's list)
     python -m lsmrepro.claims --power --scale local --floor
-    python -m lsmrepro.claims --measure-noise results/local [--write config/scales/local.yaml]
+    python -m lsmrepro.claims --measure-noise results/local [--write config/scales/local.measured.yaml]
     python -m lsmrepro.claims --load-noise RUN_A RUN_B        (each figure's load sd, for load_noise:)
 """
 import argparse
@@ -307,13 +307,15 @@ def main(argv=None):
                          "(exit 1 when not, naming the fix)")
     ap.add_argument("--measure-noise", metavar="RESULTS",
                     help="estimate each figure's run-to-run noise from RESULTS/tidy (results/<scale>)")
-    ap.add_argument("--write", metavar="SCALE_YAML", help="with --measure-noise: write it into that scale's noise:")
+    ap.add_argument("--write", metavar="MEASURED_YAML",
+                    help="with --measure-noise: write it into that scale's measured file's noise: "
+                         "(config/scales/<scale>.measured.yaml)")
     ap.add_argument("--floor", action="store_true",
                     help="with --power: also the fewest repetitions per figure that keep every deciding claim "
                          "deciding, and the scale's estimated wall time now and then")
     ap.add_argument("--write-underpowered", action="store_true",
                     help="with --power (every study): write the claims it finds failing, with its probabilities and "
-                         "their price, as config/scales/<scale>.yaml claims_underpowered (replacing the list): "
+                         "their price, as config/scales/<scale>.measured.yaml claims_underpowered (replacing the list): "
                          "the verdicts flag them underpowered, never change them")
     ap.add_argument("--load-noise", nargs=2, metavar=("RUN_A", "RUN_B"),
                     help="print each figure's load sd (noise.load_noise) from two runs' claims/ of one design, "
@@ -363,11 +365,12 @@ def _write_underpowered(scale, claims):
     written as the new list; the check then passes (the summary still says
     how many claims are set apart)."""
     from lsmrepro.claims import power as claims_power
+    from lsmrepro.plan import scale_measured
     from lsmrepro.plan.studies import CONFIG_DIR, load_scale
     cfg = {k: v for k, v in load_scale(scale).items() if k != "claims_underpowered"}
     reasons = {}
     claims_power.check(scale, cfg, claims, reasons=reasons)
-    path = CONFIG_DIR / "scales" / f"{scale}.yaml"
+    path = scale_measured.path_of(CONFIG_DIR / "scales" / f"{scale}.yaml")
     claims_power.write_underpowered(path, reasons)
     print(f"claims: {len(reasons)} claims written to {path} claims_underpowered", file=sys.stderr)
 
@@ -380,7 +383,8 @@ def _measure_noise(results, write):
     every_claim = load_claims(claim_files())
     measured = claims_noise.estimate(spread, every_claim, source)
     own = claims_noise.claim_estimates(results, every_claim, source)
-    scale = Path(write).stem if write else Path(results).name
+    from lsmrepro.plan import scale_measured
+    scale = scale_measured.scale_of(write) if write else Path(results).name
     if write and Path(results).name != scale:  # another scale's noise (ops, sizes) is not this one's
         raise InputError(results, "--write", f"the results of scale {scale} (results/{scale}) for "
                          f"{write}, got those of {Path(results).name}")

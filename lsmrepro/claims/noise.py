@@ -1,7 +1,8 @@
-"""Run-to-run noise measured from a run's tidy tables, kept with the scale
-(config/scales/<scale>.yaml `noise.figures`) for the power check:
+"""Run-to-run noise measured from a run's tidy tables, kept beside the scale
+(config/scales/<scale>.measured.yaml `noise.figures`, lsmrepro/plan/scale_measured.py)
+for the power check:
 
-    python -m lsmrepro.claims --measure-noise results/<scale> [--write config/scales/<scale>.yaml]
+    python -m lsmrepro.claims --measure-noise results/<scale> [--write config/scales/<scale>.measured.yaml]
 
 Per figure (and per metric the figure's claims select): the sd of a run's
 log value between repetitions of one point, pooled over every point with
@@ -10,20 +11,19 @@ confidence bound at that df (chi-square; paper/README.md, "Power check"),
 which is what the power check simulates: few degrees of freedom must not
 flatter the power."""
 import math
-import re
 import subprocess
 from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from base.errors import InputError
-from base.yamlio import validate
+from base.yamlio import load_yaml
 from lsmrepro.claims import measure as cm
 from lsmrepro.claims.prior import CONFIDENCE, metrics, sample_sd, upper_sd
 from lsmrepro.claims.spec import log_scale
+from lsmrepro.plan import scale_measured
 
 # The CV of a metric measured without any spread between repetitions (a
 # size one load fixes): a floor, so the power check still draws some noise.
@@ -178,44 +178,21 @@ def lines(measured, scale_cfg):
 
 
 def write(path, measured, claims=None):
-    """Writes `measured` into the scale file's noise.figures (and `claims`,
-    each claim's own, into noise.claims), merged over what is there
-    (figures or claims this run did not measure keep their entry, declared
-    or from an earlier run); only those blocks of the file change, so the
-    comments and the other sections (counts: belongs to the budget) stay."""
+    """Writes `measured` into the scale's measured file (`path`,
+    config/scales/<scale>.measured.yaml) as noise.figures, and `claims`,
+    each claim's own, as noise.claims, merged over what is there (figures
+    or claims this run did not measure keep their entry from an earlier
+    run); its claims_underpowered stays. The hand-set scale beside it must
+    declare the noise these refine (its default)."""
     path = Path(path)
-    text = path.read_text()
-    old = (yaml.safe_load(text) or {}).get("noise")
-    if old is None:
-        raise InputError(path, "noise", "a noise section (with its default) to write the figures' noise into")
-    lines_ = text.splitlines()
-    _write_block(lines_, "figures", {**old.get("figures", {}), **measured},
-                 ["    # measured: python -m lsmrepro.claims --measure-noise results/<scale> --write (cv: the",
-                  "    # 80% upper bound of the pooled sd, df its degrees of freedom); a bare number is declared"])
-    if claims:
-        _write_block(lines_, "claims", {**old.get("claims", {}), **claims},
-                     ["    # measured from each claim's own paired samples (results/<scale>/claims noise_sd,",
-                      "    # noise_df): the CV of one run that gives samples that noisy, at the 80% upper bound"])
-    new = "\n".join(lines_) + "\n"
-    validate(yaml.safe_load(new), path.parent.parent / "scale.schema.yaml", path)  # before it replaces the file
-    path.write_text(new)
-
-
-def _write_block(lines_, name, entries, comment):
-    """Replaces (or adds) noise.<name> in the scale file's lines, in place."""
-    block = [f"  {name}:", *comment]
-    for key, e in sorted(entries.items()):
-        block.append(f"    {key}: " + yaml.safe_dump(e, default_flow_style=True, width=10 ** 6, sort_keys=False).strip())
-    start = next(i for i, s in enumerate(lines_) if s.startswith("noise:"))
-    end = next((i for i in range(start + 1, len(lines_)) if re.match(r"\S", lines_[i]) and not lines_[i].startswith("#")),
-               len(lines_))
-    at = next((i for i in range(start, end) if lines_[i].startswith(f"  {name}:")), None)
-    if at is None:  # after the section's last entry, before comments that lead the next one
-        last = max(i for i in range(start, end) if lines_[i].strip() and not lines_[i].startswith("#"))
-        lines_[last + 1:last + 1] = block
-    else:
-        block_end = next((i for i in range(at + 1, end) if not re.match(r"(    |\s*$)", lines_[i])), end)
-        lines_[at:block_end] = block
+    scale = scale_measured.scale_of(path)
+    hand = path.with_name(f"{scale}.yaml")
+    if "noise" not in (load_yaml(hand) or {}):
+        raise InputError(hand, "noise", "a noise section (with its default) for the measured noise of "
+                                        f"{path.name} to refine")
+    old = scale_measured.read(path, path.parent.parent).get("noise", {})
+    scale_measured.write(path, figures={**old.get("figures", {}), **measured},
+                         claims={**old.get("claims", {}), **claims} if claims else None)
 
 
 def read_verdicts(run):

@@ -6,7 +6,8 @@ laid out from the study's runs (members, points and repetitions as the
 scale runs them, every value 1) and pushed through the claim's measure
 code, which gives the claim's shape: its members, their points and the
 samples at each. Then S_SIM simulations of that shape, with run-to-run
-noise at the scale's `noise:` CV (config/scales/<scale>.yaml), go through
+noise at the scale's `noise:` CV (config/scales/<scale>.yaml and its measured
+half, <scale>.measured.yaml), go through
 the same rule code as the verdicts (lsmrepro/claims/rule.py): once with the
 truth at the paper's value and once outside the tolerance (paper/README.md,
 "Power check", says where exactly). A claim passes when P(reproduced |
@@ -16,21 +17,18 @@ import functools
 import math
 import re
 import zlib
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from lsmrepro.tidy import aggregate
-from lsmrepro.plan import studies
+from lsmrepro.plan import scale_measured, studies
 from lsmrepro.claims import measure as cm
 from lsmrepro.claims import prior as claims_prior
 from lsmrepro.claims import rule
 from lsmrepro.claims import stats as st
 from lsmrepro.claims.spec import band, load_claims, log_scale, no_effect, to_scale
 from base.errors import InputError
-from base.yamlio import validate
 
 S_SIM = 200
 POWER = 0.9
@@ -290,7 +288,7 @@ def underpowered(scale, scale_cfg, claims):
     known = {c["id"] for c in claims} | {c["id"] for c in load_claims()}
     for cid in listed:
         if cid not in known:
-            raise InputError(f"config/scales/{scale}.yaml", f"claims_underpowered.{cid}",
+            raise InputError(scale_measured.shown(scale), f"claims_underpowered.{cid}",
                              "the id of a claim in paper/<study>/claims.yaml")
     return listed
 
@@ -331,7 +329,7 @@ def check(scale, scale_cfg, claims, study=None, out=print, reasons=None, with_fl
         if claim["id"] in under:
             if min(p_yes, p_no) >= POWER:
                 failed.append(claim["id"])
-                line += f"  FAIL: listed in claims_underpowered of config/scales/{scale}.yaml, but it decides: remove it"
+                line += f"  FAIL: listed in claims_underpowered of {scale_measured.shown(scale)}, but it decides: remove it"
             else:
                 set_apart.append(claim["id"])
                 line += f"  flagged underpowered at {scale} (claims_underpowered): {under[claim['id']]}"
@@ -560,28 +558,8 @@ def _minutes(estimates, scale, study, figs, have, want):
 
 
 def write_underpowered(path, reasons):
-    """Replaces the scale file's claims_underpowered with `reasons` (the
-    claims check() found failing with the list left out), so the list is
-    always the power check's own: a claim that decides again leaves it.
-    Only that block of the file changes."""
-    path = Path(path)
-    lines_ = path.read_text().splitlines()
-    start = next((i for i, s in enumerate(lines_) if s.startswith("claims_underpowered:")), None)
-    if start is not None:
-        end = next((i for i in range(start + 1, len(lines_)) if re.match(r"[^\s#]", lines_[i])), len(lines_))
-        while end > start + 1 and lines_[end - 1].startswith("#"):  # comments that lead the next section
-            end -= 1
-        del lines_[start:end]
-    else:
-        start = len(lines_)
-    block = []
-    if reasons:
-        block = ["claims_underpowered:",
-                 "  # written by python -m lsmrepro.claims --power --scale <scale> --write-underpowered: each",
-                 "  # claim the power check finds unable to decide at this scale's repetitions and noise"]
-        block += [f"  {cid}: " + yaml.safe_dump(reason, default_style='"', width=10 ** 6).strip()
-                  for cid, reason in sorted(reasons.items())]
-    lines_[start:start] = block
-    new = "\n".join(lines_) + "\n"
-    validate(yaml.safe_load(new), path.parent.parent / "scale.schema.yaml", path)  # before it replaces the file
-    path.write_text(new)
+    """Replaces the claims_underpowered of the scale's measured file (`path`,
+    config/scales/<scale>.measured.yaml) with `reasons` (the claims check()
+    found failing with the list left out), so the list is always the power
+    check's own: a claim that decides again leaves it. Its noise stays."""
+    scale_measured.write(path, underpowered=reasons)

@@ -4,8 +4,8 @@ repetition a point: df 0), as a pilot study's variance: paper/README.md,
 
 In order: this run's own noise for the claim's figure and metrics (the
 within-point sd of the figure's other points that were repeated), else the
-noise measured for them at the scale (config/scales/<scale>.yaml `noise:`,
-written by `--measure-noise` from an earlier run). Either way the sd is
+noise measured for them at the scale (config/scales/<scale>.measured.yaml
+`noise:`, written by `--measure-noise` from an earlier run). Either way the sd is
 its one-sided 80% upper bound (upper_sd) with the estimate's
 df, the sd the power check draws, so a prior from few df does not flatter
 a verdict. A declared noise is no measurement: without a measured one the
@@ -17,6 +17,7 @@ from scipy import stats as sps
 from base.errors import InputError
 from lsmrepro.claims import measure as cm
 from lsmrepro.claims.spec import log_scale
+from lsmrepro.plan import scale_measured
 
 CONFIDENCE = 0.8  # an estimated sd's one-sided upper bound level
 
@@ -113,7 +114,8 @@ def from_scale(claim, scale_cfg, scale):
     cv, df, text = noise_estimate(scale_cfg, claim, scale)
     if not df:
         return None
-    return sample_sd(claim["measure"], cv), df, f"config/scales/{scale}.yaml noise, {text} (CV {cv:g})"
+    # measured noise (it has a df) is the tool-written half of the scale
+    return sample_sd(claim["measure"], cv), df, f"{scale_measured.shown(scale)} noise, {text} (CV {cv:g})"
 
 
 def prior(claim, spread=None, scale_cfg=None, scale=None):

@@ -32,7 +32,7 @@ import pandas as pd
 from base import pyimports
 from base.errors import InputError, cli
 from base.yamlio import load_yaml, validate
-from lsmrepro.plan import index_selectors, tools
+from lsmrepro.plan import index_selectors, scale_measured, tools
 from workloads import catalogue
 
 # Between the name=value parts of a run's or a load's id. Not ",": Snakemake's
@@ -338,12 +338,16 @@ def load_repetitions(scale_cfg, study, fig_id, repetitions):
 
 def load_scale(name, config_dir=CONFIG_DIR):
     """config/scales/<name>.yaml, validated against config/scale.schema.yaml
-    and against the study specs it names (check_scale)."""
+    and against the study specs it names (check_scale), with its measured
+    half config/scales/<name>.measured.yaml (tool-written noise and
+    claims_underpowered, lsmrepro.plan.scale_measured) merged in."""
     path = Path(config_dir) / "scales" / f"{name}.yaml"
     data = load_yaml(path)
+    scale_measured.tool_written(data, path)
     validate(data, Path(config_dir) / "scale.schema.yaml", path)
     check_scale(data, path)
-    return data
+    measured = scale_measured.path_of(path)
+    return scale_measured.merge(data, scale_measured.read(measured, config_dir), measured)
 
 
 def check_scale(scale_cfg, path):

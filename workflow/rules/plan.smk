@@ -142,7 +142,8 @@ def figure_claims(study, figure):
 def scale_digest(scale):
     """The scale's settings as one digest, a params value of the claims
     rules: the verdicts read its noise, claims_underpowered and
-    claims_without_data, so editing them re-judges (a file input would also
+    claims_without_data (its measured half, <scale>.measured.yaml, merged
+    in by load_scale), so editing them re-judges (a file input would also
     re-judge on a comment)."""
     text = json.dumps(SCALES[scale], sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
