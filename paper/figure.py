@@ -28,6 +28,7 @@ import pandas as pd
 from lsmrepro.plan import studies
 from lsmrepro.tidy.table import read_tidy
 from base.errors import InputError, cli
+from lsmrepro.claims import measure as claims_measure
 from lsmrepro.claims import spec as claims_spec
 from paper import paper_marks, plotting
 
@@ -68,11 +69,13 @@ def make(study, figure, tidy, dataset_files=(), fingerprint=None):
             # Numbers of two machines are never averaged into one figure.
             raise ValueError(f"runs from {len(machines)} machine fingerprints ({', '.join(machines)});"
                              " remake the figure's runs on one machine")
-        rows = rows.reset_index(drop=True)
+        # a figure draws the study's own runs: replicas 1.. are the A/A claims'
+        rows = claims_measure.study_rows(rows).reset_index(drop=True)
         fig, table = load_function(study, figure)(rows, spec)
         if not isinstance(table, pd.DataFrame):
             raise TypeError(f"figure() returned a {type(table).__name__} as its table; a DataFrame expected")
-        claims = figure_claims(study, figure)
+        # no paper mark for an A/A claim: its 1 is no paper's number, and its replica is not drawn
+        claims = [c for c in figure_claims(study, figure) if not claims_spec.is_aa(c["id"])]
         marks = paper_marks.draw(fig, rows, claims) if fig is not None else [mk for c in claims for mk in paper_marks.marks(c)]
         table = paper_marks.table_column(table, rows, marks)
         return fig, table, None

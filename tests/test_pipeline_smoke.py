@@ -121,6 +121,31 @@ def test_every_claim_of_the_paper_selects_smoke_rows(results):
         assert "no data" not in set(verdicts["verdict"])
 
 
+def test_an_aa_replica_takes_turns_in_its_points_job_on_a_load_of_its_own(results):
+    """smoke.yaml's slr fig8 replica (replica_select slr=eq): replica 1 of
+    equal-size SLR is one more member of its dataset's interleaved job
+    (six members), from a load of its own seed, and the A/A claims read it
+    against replica 0 on the figure's loads; no other claim reads it."""
+    tidy = pd.read_csv(results / "smoke" / "tidy" / "slr.csv", keep_default_na=False, na_values=[""])
+    fig8 = tidy[tidy["experiment"] == "fig8"]
+    runs = fig8.drop_duplicates("run")
+    assert sorted(runs[runs["replica"] == 1]["slr"].unique()) == ["eq"]
+    assert set(fig8[fig8["metric"] == "setup_interleave_members"]["value"]) == {6.0}
+    raw = results / "smoke" / "raw" / "slr"
+    loads = {}
+    for replica in (0, 1):
+        run = runs[(runs["slr"] == "eq") & (runs["replica"] == replica) & (runs["repetition"] == 0)].iloc[0]
+        text = (raw / f"{run['run']}.jsonl").read_text()
+        assert '"interleave"' in text  # it took turns
+        loads[replica] = re.search(r'"load":"([^"]+)"', text).group(1)
+    assert loads[1] == loads[0].replace("+seed=1000", f"+seed={1000 + lsm_studies.REPLICA_SEED_STRIDE}")
+    verdicts = pd.read_csv(results / "smoke" / "claims" / "slr.csv").set_index("claim")
+    aa = verdicts[verdicts.index.str.startswith("aa-slr-fig8-")]
+    assert len(aa) == 4 and (aa["n"] > 0).all()
+    assert (aa["loads"] == SCALES["smoke"]["counts"]["figures"]["slr/fig8"]["repetitions"]).all()
+    assert not verdicts.drop(aa.index)["runs"].astype(str).str.contains("replica=1").any()
+
+
 # tidy metric -> (record type, field) of lsmbench's log it is read from
 def _field_of(metric, record, subset="", file=None):
     kind = record["type"]

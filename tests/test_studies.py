@@ -97,11 +97,14 @@ def test_paired_dimensions_advance_together(tmp_path):
 def test_interleaved_runs_of_a_repetition_and_condition_are_one_job():
     runs = studies.runs(studies.load_scale("local"), "slr", "fig8")
     jobs = studies.interleave_groups(runs)
-    # one job per dataset and repetition, its five mechanisms each on its own load
+    # one job per dataset and repetition, its five mechanisms each on its own
+    # load, and equal-size SLR's A/A replica (local.yaml replica_select) on one more
     assert len(jobs) == runs["dataset"].nunique() * runs["rep"].nunique()
     for (_, _, group, rep), members in jobs.items():
-        assert sorted(r.slr for r in members) == ["binary", "ea", "eq", "eq-bad", "off"]
-        assert "slr=" not in group and len({r.load for r in members}) == 5 and {r.rep for r in members} == {rep}
+        assert sorted((r.slr, r.replica) for r in members) == [("binary", 0), ("ea", 0), ("eq", 0), ("eq", 1),
+                                                               ("eq-bad", 0), ("off", 0)]
+        assert "slr=" not in group and "replica=" not in group
+        assert len({r.load for r in members}) == 6 and {r.rep for r in members} == {rep}
     plain = studies.runs(studies.load_scale("local"), "baseline")
     assert set(plain["group"]) == {""} and not studies.interleave_groups(plain)
 
@@ -165,8 +168,8 @@ def test_bourbons_wisckey_shares_its_load_and_takes_turns_where_nothing_learns_m
     runs = studies.runs(studies.load_scale("local"), "bourbon")
     assert set(runs[runs["engine"] == "wisckey"]["figure"]) == {"whole-keys", "scan-steps"}
     bourbon = runs[runs["engine"] == "bourbon"]
-    for _, one in bourbon.groupby(["figure", "dataset", "workload", "load_order", "rep"]):
-        assert one["load"].nunique() == 1  # WiscKey and Bourbon read one tree
+    for _, one in bourbon.groupby(["figure", "dataset", "workload", "load_order", "rep", "replica"]):
+        assert one["load"].nunique() == 1  # WiscKey and Bourbon read one tree (an A/A replica its own)
     jobs = studies.interleave_groups(runs)
     assert {fig for _, fig, _, _ in jobs} == {"fig8", "fig9", "fig12", "fig15", "fig17", "whole-keys", "scan-steps"}
     for (_, fig, _, _), members in jobs.items():

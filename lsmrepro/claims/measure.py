@@ -16,6 +16,7 @@ from base.errors import InputError
 AGGREGATE = ""  # the one member of a claim without members
 NOT_POINTS = {"run", "repetition"}  # pair_on columns that index samples, not points
 SELECTORS = ("where", "numerator", "denominator", "part", "whole")
+REPLICA = "replica"  # a scale's A/A replicas (config/scale.schema.yaml): a run factor
 
 
 def factor_text(value):
@@ -45,7 +46,7 @@ def _grid_options():
         out |= {aggregate.factor_column(studies.ID_NAMES.get(d, d)) for d in studies.DIMENSIONS
                 if isinstance(fig.get(d), list)}
         out |= tools.tidy_columns(fig)
-    return out | {"replica"}  # a scale's A/A replicas (config/scale.schema.yaml)
+    return out | {REPLICA}
 
 
 def _with_factor(rows, column):
@@ -57,8 +58,24 @@ def _with_factor(rows, column):
     return rows.assign(**{column: pd.Series(dtype=object)})
 
 
+def study_rows(tidy):
+    """A tidy table's rows of the study's own runs, replica 0 (and every row
+    of a figure without replicas): replicas 1.. of a point (a scale's
+    `replicas`) exist for the A/A claims that name them (ids aa-...); mixed
+    in, they would give a replicated point more loads than the points it is
+    compared with."""
+    if REPLICA not in tidy.columns:
+        return tidy
+    column = tidy[REPLICA]
+    # a row of a figure without replicas has none (NaN; "nan" in the power
+    # check's text rows)
+    return tidy[column.isna() | column.astype(str).isin(["", "nan"]) | _isin(column, [0])]
+
+
 def select_rows(tidy, where, claim_id, role):
-    rows = tidy
+    """The rows every `where` item matches; a selector that names no
+    replica reads the study's own runs (study_rows)."""
+    rows = tidy if REPLICA in where else study_rows(tidy)
     for column, wanted in where.items():
         if column not in tidy.columns:
             if column in _grid_options():  # a factor no selected run has (a partial run): no data

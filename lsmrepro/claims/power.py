@@ -76,7 +76,7 @@ def synthetic_tidy(claim, runs):
         where = claim["measure"].get(key)
         if where is None:
             continue
-        rows = base
+        rows = base if cm.REPLICA in where else cm.study_rows(base)  # as measure.select_rows reads them
         for column, wanted in where.items():
             values = wanted if isinstance(wanted, list) else [wanted]
             if column in rows.columns:

@@ -23,6 +23,14 @@ RULE_FIELDS = {"magnitude": {"tolerance"}, "range": {"tolerance"}, "direction": 
                "bound": {"min", "max"}}
 MEMBER_KINDS = ("group", "ordering")
 DEFAULT_MARGIN = 0.05
+# A/A claims (issue 52 item 5): both sides the same engine, options and data
+# on independent loads (a scale's `replicas`), so their truth is 1: the
+# checker's own calibration, not a paper's number
+AA_PREFIX = "aa-"
+
+
+def is_aa(claim_id):
+    return str(claim_id).startswith(AA_PREFIX)
 
 
 def claim_files(study=None):

@@ -368,6 +368,9 @@ def check_scale(scale_cfg, path):
                 raise InputError(path, f"{field}.load_repetitions",
                                  f"at most the figure's {reps} repetitions at this scale expected, "
                                  f"got {entry['load_repetitions']}")
+        if "replica_select" in entry and entry.get("replicas", 1) < 2:
+            raise InputError(path, f"{field}.replica_select", "`replicas` of 2 or more beside it expected "
+                                                             "(the points it selects get replicas 1..)")
         if entry.get("interleave_writes") and not figs[fig_id].get("interleave"):
             raise InputError(path, f"{field}.interleave_writes", f"a figure with `interleave` expected "
                                                                  f"(paper/{study}/experiments.yaml {fig_id} has none)")
@@ -427,7 +430,7 @@ def _load_shaping(study, options):
             if all(options.get(k) == str(v) for k, v in rule["when"].items()) for o in rule["options"]}
 
 
-REPLICA_SEED_STRIDE = 100000  # replica i's seeds: seed + i x this (repetitions never reach it)
+REPLICA_SEED_STRIDE = 100000  # replica i's load seeds: seed + i x this (repetitions never reach it)
 
 
 def scale_model_options(scale_cfg, option_set):
@@ -440,8 +443,12 @@ def _point_rows(study, fig_id, fig, cnt, interleave_writes=False, replicas=1, sc
     """One dict per point of the grid (repetitions not yet expanded); with
     `interleave_writes` (the scale's say) its writing runs take turns too;
     `replicas` > 1 (the scale's A/A replicas) repeats every point with a
-    factor `replica` and seeds of its own, so it starts from its own load;
-    each option set's options as the scale's `scale_model` sets them."""
+    factor `replica` and load seeds of its own, so it starts from its own
+    load (runs() keeps replicas 1.. of the scale's `replica_select` only);
+    its request stream stays its point's, as the systems a claim compares
+    share theirs, and in a figure that interleaves it takes turns in its
+    point's job (`replica` is no part of the group); each option set's
+    options as the scale's `scale_model` sets them."""
     datasets = fig["datasets"]
     labels = datasets if isinstance(datasets, dict) else {d: d for d in datasets}
     varying = [d for d in DIMENSIONS if isinstance(fig.get(d), list)]
@@ -473,9 +480,10 @@ def _point_rows(study, fig_id, fig, cnt, interleave_writes=False, replicas=1, sc
                             "options": options, "workload_spec": w,
                             "memory_limit": fig.get("memory_limit"), "settle": fig.get("settle", "wait"),
                             "timed_loads": fig.get("timed_loads", False),
-                            "ops": cnt["ops"], "seed": fig.get("seed", 1000) + replica * REPLICA_SEED_STRIDE,
+                            "ops": cnt["ops"], "seed": fig.get("seed", 1000), "replica": replica,
+                            "load_seed_offset": replica * REPLICA_SEED_STRIDE,
                             "run_options": [o for o in fig.get("run_options", []) if o not in shaping],
-                            "group": _group_id(factors, fig.get("interleave", []))
+                            "group": _group_id(factors, [*fig.get("interleave", []), "replica"])
                             if interleave_writes or read_only(w) else "",
                         })
     return rows
@@ -484,7 +492,7 @@ def _point_rows(study, fig_id, fig, cnt, interleave_writes=False, replicas=1, sc
 def _group_id(factors, interleaved):
     """The interleaved job a point's runs belong to: its id without the
     factors whose values take turns in one process; "" when none do."""
-    if not interleaved:
+    if not [k for k in interleaved if k != "replica"]:
         return ""
     return _bounded(ID_SEP.join(f"{k}={v}" for k, v in factors.items() if k not in interleaved))
 
@@ -598,6 +606,10 @@ def runs(scale_cfg, study=None, figure=None, select=None):
         if keep:
             frame = pd.DataFrame(points)
             points = [p for p, ok in zip(points, selection(frame, keep, f"counts.figures.{s}/{fig_id}.select")) if ok]
+        if (replicated := entry.get("replica_select")) and points:
+            frame = pd.DataFrame(points)
+            chosen = selection(frame, replicated, f"counts.figures.{s}/{fig_id}.replica_select")
+            points = [p for p, ok in zip(points, chosen) if ok or p["replica"] == 0]
         figures_points.append((fig_id, cnt, shared, points))
     holdout = _holdout_shares(p for *_, points in figures_points for p in points)
     rows = []
@@ -610,8 +622,10 @@ def runs(scale_cfg, study=None, figure=None, select=None):
                 # The run's seed draws its request stream; the load's seed
                 # orders the load and draws its held-out keys, shared by
                 # repetitions r, r + L, ... when the scale shares loads
-                # (load_repetitions L).
-                r = dict(row, rep=rep, seed=row["seed"] + rep, load_seed=row["seed"] + rep % shared,
+                # (load_repetitions L); an A/A replica's loads are its own
+                # (seeds offset), its request stream its point's.
+                r = dict(row, rep=rep, seed=row["seed"] + rep,
+                         load_seed=row["seed"] + row["load_seed_offset"] + rep % shared,
                          holdout_share=share)
                 r["load"] = _load_id(r)
                 r["load_args"] = _lsmbench_args(r, "load")

@@ -25,6 +25,7 @@ from lsmrepro.run import bench
 from lsmrepro.tidy import runlog
 from lsmrepro.plan import studies
 from lsmrepro.claims import verdict_text as vt
+from lsmrepro.claims import spec as claims_spec
 from base.atomic import write_text
 from base.errors import InputError, cli
 
@@ -286,7 +287,7 @@ def _differ_text(compared, study):
     return f"<a href='#compare'>{n} of {len(mine)} verdicts differ</a>"
 
 
-AA_PREFIX = "aa-"  # A/A claims: both sides the same engine, options and data on independent loads (issue 52)
+AA_PREFIX = claims_spec.AA_PREFIX
 AA_COVERAGE = 0.85  # issue 52: the 90% interval must hold 1 for at least this share of them
 
 
@@ -295,7 +296,7 @@ def aa_coverage(claims):
     claims CSV's rows): {n, covered (the 90% interval holds the true ratio
     1), not_reproduced, judged}; None without A/A claims. A claim with no
     interval (no data) counts in n, not in judged."""
-    aa = claims[claims["claim"].astype(str).str.startswith(AA_PREFIX)]
+    aa = claims[claims["claim"].map(claims_spec.is_aa)]
     if aa.empty:
         return None
     low, high = (pd.to_numeric(aa[c], errors="coerce") for c in ("ci_low", "ci_high"))
