@@ -396,6 +396,13 @@ bool Bourbon::LearnFile(const std::shared_ptr<FileState>& f) {
   }
   const uint64_t ns = NanosSince(t0);
   std::lock_guard<std::mutex> l(mu_);
+  if (f->model.load(std::memory_order_acquire) != nullptr) {
+    // Learned meanwhile by another caller (LearnAll beside the learner).
+    // Readers hold the installed model by a plain pointer, without a
+    // reference, so it must stay as long as its FileState: replacing it
+    // freed it under their lookups (the crash test's reopen failures).
+    return false;
+  }
   f->learn_ns = ns;
   learn_ns_total_ += ns;
   if (!s.ok()) {
@@ -578,6 +585,9 @@ void Bourbon::LearnerLoop() {
       auto it = live_.find(number);
       if (it == live_.end()) continue;  // deleted while queued
       std::shared_ptr<FileState> f = it->second;
+      if (f->model.load(std::memory_order_acquire) != nullptr) {
+        continue;  // LearnAll was first
+      }
       f->state = "learning";
       f->learn_start_us = now;
       queue_wait_ns_total_ += (now - f->queued_us) * 1000;
@@ -609,6 +619,9 @@ void Bourbon::LearnAll() {
   for (auto& f : files) {
     {
       std::lock_guard<std::mutex> l(mu_);
+      if (f->model.load(std::memory_order_acquire) != nullptr) {
+        continue;  // the learner was first
+      }
       f->triaged = true;
       f->state = "learning";
       f->queued_us = f->learn_start_us = env_->NowMicros();
