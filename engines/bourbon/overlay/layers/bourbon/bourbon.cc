@@ -190,9 +190,17 @@ Status Bourbon::Open(const Options& options, RandomAccessFile* file,
       Train(&model->plr, keys, config_.error_bound);
       state->owner = std::move(model);
       state->model.store(state->owner.get(), std::memory_order_release);
-    } else if (ls.ToString().rfind("Not implemented", 0) != 0) {
-      delete native;
-      return ls;  // a table LevelDB opened but whose blocks are corrupt
+    } else if (ls.IsCorruption()) {
+      // Learning read every block verified. A damaged index block is the
+      // table's map: refused, as LevelDB refuses it under paranoid_checks.
+      // A damaged data block is an error for the reads that touch it only,
+      // as in LevelDB (RepairDB salvages the rest): the table stays on
+      // LevelDB's reader, unlearned, as LearnFile leaves it.
+      Status is = FileLayout::VerifyIndex(file, file_size);
+      if (!is.ok()) {
+        delete native;
+        return is;
+      }
     }
   } else {
     state = StateOf(info.number);
