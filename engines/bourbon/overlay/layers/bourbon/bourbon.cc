@@ -44,6 +44,12 @@ double Mean(uint64_t ticks, uint64_t n) {
   return n ? trace::TicksToNanos(ticks) / n : 0.0;
 }
 
+// LevelDB's table and block errors do not name the table; ours do.
+Status NamingTable(const Status& s, uint64_t number) {
+  if (!s.IsCorruption()) return s;
+  return Status::Corruption(TableFileName("", number).substr(1), s.ToString());
+}
+
 }  // namespace
 
 Bourbon::Bourbon(const Config& config, const Options& options,
@@ -178,7 +184,7 @@ Status Bourbon::Open(const Options& options, RandomAccessFile* file,
   table_options_.store(&options, std::memory_order_release);
   TableReader* native = nullptr;
   Status s = OpenNativeTableReader(options, file, file_size, &native);
-  if (!s.ok()) return s;
+  if (!s.ok()) return NamingTable(s, info.number);
   std::shared_ptr<FileState> state;
   if (config_.learning == Learning::kOnOpen) {
     state = std::make_shared<FileState>();
@@ -199,7 +205,7 @@ Status Bourbon::Open(const Options& options, RandomAccessFile* file,
       Status is = FileLayout::VerifyIndex(file, file_size);
       if (!is.ok()) {
         delete native;
-        return is;
+        return NamingTable(is, info.number);
       }
     }
   } else {
