@@ -90,8 +90,9 @@ def unpack(tarball, top_dir, dest):
     shutil.rmtree(staging)
 
 
-def apply_overlay(name, src, log):
-    for variant_dir in registry.layers(name):
+def apply_overlay(name, src, log, layers=None):
+    """Lays the variant's layers (or the given subset of them) over src."""
+    for variant_dir in layers if layers is not None else registry.layers(name):
         overlay = variant_dir / registry.OVERLAY
         if overlay.is_dir():
             shutil.copytree(overlay, src, dirs_exist_ok=True)

@@ -59,10 +59,10 @@ def use_system_gtest(cmakelists):
     cmakelists.write_text(text)
 
 
-def add_layer_tests(variant, src):
+def add_layer_tests(layers, src):
     """Each layer's own tests/*_test.cc, built like LevelDB's tests."""
     names = []
-    for layer in registry.layers(variant):
+    for layer in layers:
         for test in sorted((layer / "tests").glob("*_test.cc")):
             dest = src / "layer_tests" / test.name
             dest.parent.mkdir(exist_ok=True)
@@ -76,10 +76,10 @@ def add_layer_tests(variant, src):
     return names
 
 
-def skips_of(variant):
+def skips_of(layers):
     """Case name -> reason, from each layer's upstream_skips.yaml."""
     skips = {}
-    for layer in registry.layers(variant):
+    for layer in layers:
         f = layer / "upstream_skips.yaml"
         if f.is_file():
             skips.update(yaml.safe_load(f.read_text()) or {})
@@ -123,9 +123,18 @@ def main(argv=None):
     ap.add_argument("--tests", default="", help="comma-separated test programs (default: all)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=1200, help="seconds per test program")
+    ap.add_argument("--without", action="append", default=[], metavar="LAYER",
+                    help="leave this layer of the variant out (e.g. bourbon --without wisckey: "
+                         "its table format on LevelDB's own value path)")
     args = ap.parse_args(argv)
 
     variant = registry.variant(args.variant)
+    layers = registry.layers(args.variant)
+    for name in args.without:
+        if name not in [layer.name for layer in layers]:
+            raise InputError(registry.VARIANTS, f"{args.variant}.layers",
+                             f"a layer named {name!r} for --without (has {', '.join(x.name for x in layers)})")
+    layers = [layer for layer in layers if layer.name not in args.without]
     pin = registry.pin(variant["source"])
     if sha256_of(args.tarball) != pin["sha256"]:
         raise InputError(args.tarball, "sha256", f"expected {pin['sha256']}")
@@ -138,9 +147,9 @@ def main(argv=None):
     work.mkdir(parents=True, exist_ok=True)
     with open(work / "build.log", "w") as log:
         build_engine.unpack(args.tarball, pin["top_dir"], src)
-        build_engine.apply_overlay(args.variant, src, log)
+        build_engine.apply_overlay(args.variant, src, log, layers)
         use_system_gtest(src / "CMakeLists.txt")
-        add_layer_tests(args.variant, src)
+        add_layer_tests(layers, src)
         flags = [a for a in build_engine.cmake_args(variant) if not a.startswith("-DLEVELDB_BUILD_TESTS")]
         if parser:
             flags.append(f"-DLEVELDB_TABLE_FORMAT_PARSER={parser}")
@@ -156,7 +165,7 @@ def main(argv=None):
 
     # A format's skips apply when its tables are in use; a variant without a
     # format parser (wisckey) always runs with its layers' changes.
-    skips = skips_of(args.variant) if args.format or not parser else {}
+    skips = skips_of(layers) if args.format or not parser else {}
     for case, why in sorted(skips.items()):
         print(f"skip {case}: {why}")
     if not programs:
@@ -175,7 +184,8 @@ def main(argv=None):
         print(f"{prog}: {total} cases, {len(failed)} failed: {state}{extra}")
         if new:
             (work / f"{prog}.out").write_text(r.stdout + r.stderr)
-    print(f"upstream tests of {args.variant} format '{args.format or 'native'}': "
+    without = "".join(f" without {name}" for name in args.without)
+    print(f"upstream tests of {args.variant}{without} format '{args.format or 'native'}': "
           f"{len(programs)} programs, {regressions} regressions")
     sys.exit(1 if regressions else 0)
 

@@ -44,6 +44,12 @@ double Mean(uint64_t ticks, uint64_t n) {
   return n ? trace::TicksToNanos(ticks) / n : 0.0;
 }
 
+// LevelDB's table and block errors do not name the table; ours do.
+Status NamingTable(const Status& s, uint64_t number) {
+  if (!s.IsCorruption()) return s;
+  return Status::Corruption(TableFileName("", number).substr(1), s.ToString());
+}
+
 }  // namespace
 
 Bourbon::Bourbon(const Config& config, const Options& options,
@@ -178,7 +184,7 @@ Status Bourbon::Open(const Options& options, RandomAccessFile* file,
   table_options_.store(&options, std::memory_order_release);
   TableReader* native = nullptr;
   Status s = OpenNativeTableReader(options, file, file_size, &native);
-  if (!s.ok()) return s;
+  if (!s.ok()) return NamingTable(s, info.number);
   std::shared_ptr<FileState> state;
   if (config_.learning == Learning::kOnOpen) {
     state = std::make_shared<FileState>();
@@ -190,9 +196,17 @@ Status Bourbon::Open(const Options& options, RandomAccessFile* file,
       Train(&model->plr, keys, config_.error_bound);
       state->owner = std::move(model);
       state->model.store(state->owner.get(), std::memory_order_release);
-    } else if (ls.ToString().rfind("Not implemented", 0) != 0) {
-      delete native;
-      return ls;  // a table LevelDB opened but whose blocks are corrupt
+    } else if (ls.IsCorruption()) {
+      // Learning read every block verified. A damaged index block is the
+      // table's map: refused, as LevelDB refuses it under paranoid_checks.
+      // A damaged data block is an error for the reads that touch it only,
+      // as in LevelDB (RepairDB salvages the rest): the table stays on
+      // LevelDB's reader, unlearned, as LearnFile leaves it.
+      Status is = FileLayout::VerifyIndex(file, file_size);
+      if (!is.ok()) {
+        delete native;
+        return NamingTable(is, info.number);
+      }
     }
   } else {
     state = StateOf(info.number);
@@ -396,6 +410,13 @@ bool Bourbon::LearnFile(const std::shared_ptr<FileState>& f) {
   }
   const uint64_t ns = NanosSince(t0);
   std::lock_guard<std::mutex> l(mu_);
+  if (f->model.load(std::memory_order_acquire) != nullptr) {
+    // Learned meanwhile by another caller (LearnAll beside the learner).
+    // Readers hold the installed model by a plain pointer, without a
+    // reference, so it must stay as long as its FileState: replacing it
+    // freed it under their lookups (the crash test's reopen failures).
+    return false;
+  }
   f->learn_ns = ns;
   learn_ns_total_ += ns;
   if (!s.ok()) {
@@ -578,6 +599,9 @@ void Bourbon::LearnerLoop() {
       auto it = live_.find(number);
       if (it == live_.end()) continue;  // deleted while queued
       std::shared_ptr<FileState> f = it->second;
+      if (f->model.load(std::memory_order_acquire) != nullptr) {
+        continue;  // LearnAll was first
+      }
       f->state = "learning";
       f->learn_start_us = now;
       queue_wait_ns_total_ += (now - f->queued_us) * 1000;
@@ -609,6 +633,9 @@ void Bourbon::LearnAll() {
   for (auto& f : files) {
     {
       std::lock_guard<std::mutex> l(mu_);
+      if (f->model.load(std::memory_order_acquire) != nullptr) {
+        continue;  // the learner was first
+      }
       f->triaged = true;
       f->state = "learning";
       f->queued_us = f->learn_start_us = env_->NowMicros();

@@ -116,6 +116,8 @@ class Bourbon : public TableFormat, public LsmHooks {
   void Detach();
 
   // Learns every live file (and level) now, on this thread: `offline`.
+  // Beside a running learner each file keeps the first model installed
+  // (readers hold it by a plain pointer); neither replaces the other's.
   void LearnAll();
 
   Snapshot Collect();

@@ -48,6 +48,26 @@ Status ReadFilter(const Options& options, RandomAccessFile* file,
 
 FileLayout::~FileLayout() = default;
 
+Status FileLayout::VerifyIndex(RandomAccessFile* file, uint64_t file_size) {
+  if (file_size < Footer::kEncodedLength) {
+    return Status::Corruption("file is too short to be an sstable");
+  }
+  char footer_space[Footer::kEncodedLength];
+  Slice footer_input;
+  Status s = file->Read(file_size - Footer::kEncodedLength,
+                        Footer::kEncodedLength, &footer_input, footer_space);
+  if (!s.ok()) return s;
+  Footer footer;
+  s = footer.DecodeFrom(&footer_input);
+  if (!s.ok()) return s;
+  ReadOptions ro;
+  ro.verify_checksums = true;
+  BlockContents index;
+  s = ReadBlock(file, ro, footer.index_handle(), &index);
+  if (s.ok() && index.heap_allocated) delete[] index.data.data();
+  return s;
+}
+
 bool FileLayout::ParseEntry(const char* p, const char* limit, Slice* key,
                             Slice* value) {
   uint32_t shared, non_shared, value_length;

@@ -49,6 +49,10 @@ class FileLayout {
                      uint64_t file_size, std::vector<lidx::u128>* keys,
                      std::unique_ptr<FileLayout>* result);
 
+  // Reads the footer and the index block with its checksum verified (what
+  // LevelDB's Table::Open checks under paranoid_checks).
+  static Status VerifyIndex(RandomAccessFile* file, uint64_t file_size);
+
   ~FileLayout();
 
   uint64_t entries() const { return n_; }
