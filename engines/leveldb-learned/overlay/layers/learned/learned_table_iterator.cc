@@ -40,7 +40,9 @@ class LearnedIterator : public Iterator {
 
   void SeekToFirst() override {
     StartScan();
-    MoveTo(0, /*forward=*/true);
+    // key_only: the DB iterator's step past a scan's last entry can land
+    // on the next table's first entry.
+    MoveTo(0, /*forward=*/true, /*key_only=*/true);
   }
   void SeekToLast() override {
     if (t_->n() == 0) {
@@ -96,9 +98,12 @@ class LearnedIterator : public Iterator {
   // Entry i current by its key alone, its value read when asked.
   void PositionByKey(uint64_t i) {
     cur_ = i;
-    status_ = t_->ProbeKey(i, &probed_key_);
-    valid_ = status_.ok();
-    if (!valid_) return;
+    Status s = t_->ProbeKey(i, &probed_key_);
+    valid_ = s.ok();
+    if (!valid_) {
+      if (status_.ok()) status_ = s;
+      return;
+    }
     key_ = probed_key_;
     value_ = Slice();
     unread_value_ = true;
