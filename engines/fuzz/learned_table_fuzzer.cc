@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "db/dbformat.h"
+#include "layers/hooks/lookup_trace.h"
 #include "layers/hooks/table_format.h"
 #include "layers/learned/learned_table_config.h"
 #include "layers/learned/learned_table_format.h"
@@ -264,11 +265,20 @@ void ReadAll(leveldb::TableReader* reader, bool verify, bool strict, size_t firs
   } else if (strict && seen != world->keys.size()) {
     WrongAnswer("scan ended early without an error: " + std::to_string(seen) + " entries");
   }
-  // Seeks to a few keys and what follows them.
+  // Seeks to a few keys and what follows them, as the adapter's Scan of 3
+  // entries does (a scan of known length: the learned iterator's unit
+  // reads, and past the scan's end the entry's key alone, its value read
+  // when asked).
   for (size_t i = 0; i < world->keys.size(); i += 97) {
     leveldb::LookupKey lk(world->keys[i], leveldb::kMaxSequenceNumber);
+    leveldb::trace::ScopedScanLength length(3);
     it->Seek(lk.internal_key());
-    for (int step = 0; step < 3 && it->Valid(); step++) it->Next();
+    for (int step = 0; step < 3 && it->Valid(); step++) {
+      it->value();
+      leveldb::trace::ScanReturned();
+      it->Next();
+    }
+    if (it->Valid()) it->value();
     if (!it->status().ok()) CheckRefusal(it->status(), "seek");
   }
 }

@@ -116,6 +116,7 @@ class LevelDBEngine : public Engine {
     for (it->Seek(leveldb::Slice(key.data(), key.size())); it->Valid() && out->size() < n;
          it->Next()) {
       out->emplace_back(it->key().ToString(), it->value().ToString());
+      ScanReturned();
     }
     return Check(it->status(), err);
   }
@@ -252,6 +253,10 @@ class LevelDBEngine : public Engine {
   }
 
  protected:
+  // Scan has returned one more entry (the learned tables read no further
+  // ahead than the scan still takes: leveldb_learned_engine.cc).
+  virtual void ScanReturned() {}
+
   // Subclasses (forks): their own options, applied before DB::Open.
   virtual std::vector<OptionSpec> ExtraOptionSpecs() const { return {}; }
   virtual bool Configure(const OptionSet&, leveldb::Options*, std::string*) { return true; }

@@ -34,14 +34,19 @@ class LearnedEngine : public LevelDBEngine {
     return timers_.TimeGet([&] { return LevelDBEngine::Get(key, value, found, err); });
   }
 
-  // A learned table's iterator reads no more than the scan's n entries
-  // past its seek (learned_table_iterator.cc).
+  // A learned table's iterator reads no more ahead than the scan still
+  // takes (learned_table_iterator.cc).
   bool Scan(std::string_view key, size_t n, std::vector<KV>* out, std::string* err) override {
     leveldb::trace::ScopedScanLength length(n);
     return LevelDBEngine::Scan(key, n, out, err);
   }
 
   std::vector<nlohmann::json> Breakdowns() override { return timers_.Records(); }
+
+ protected:
+  void ScanReturned() override { leveldb::trace::ScanReturned(); }
+
+ public:
 
   // The lookup timers count into this thread's trace, which every database
   // of the process shares: each keeps its own while paused.

@@ -334,9 +334,42 @@ TEST(LearnedTableTest, RmiLeavesFixesTheSecondLevel) {
   for (size_t i = 0; i < keys.size(); i += 7) ASSERT_TRUE(t.db()->Get(ReadOptions(), keys[i], &v).ok());
 }
 
-// A scan of known length (trace::ScopedScanLength, set by the adapter)
-// reads its seek's bound and then no more entries than it returns; an
-// iterator without one (a compaction's) reads ~64 KiB chunks.
+// A scan of known length (trace::ScopedScanLength, set by the adapter,
+// which counts each entry it returns): its seek reads each table's model
+// bound (the paper's seek phase, as its artifact's iterator); its scan
+// phase (the Next calls) reads one 4 KiB unit, then twice the last read,
+// never more than the scan still takes: from one table, the entries it
+// returns past the seek's bound, within one unit. An iterator without a
+// length (a compaction's) reads ~64 KiB chunks. Bytes are counted at
+// RandomAccessFile::Read.
+struct ScanBytes {
+  uint64_t seek = 0, scan = 0;
+};
+
+ScanBytes ScanOnce(LearnedDB* t, CountingEnv* env, uint64_t length, uint64_t first,
+                   uint64_t step, int entries) {
+  ScanBytes out;
+  std::unique_ptr<Iterator> it(t->db()->NewIterator(ReadOptions()));
+  it->SeekToFirst();  // opens the tables (footer, model) before counting
+  env->Reset();
+  trace::ScopedScanLength scan(length);
+  it->Seek(Key(first));
+  out.seek = env->bytes();
+  for (int i = 0; i < entries; i++) {
+    EXPECT_TRUE(it->Valid());
+    if (!it->Valid()) break;
+    EXPECT_EQ(it->key().ToString(), Key(first + i * step));
+    EXPECT_EQ(it->value().size(), 1000u);
+    if (length > 0) trace::ScanReturned();
+    it->Next();  // past the last entry too, as the adapter's loop does
+  }
+  EXPECT_TRUE(it->status().ok());
+  out.scan = env->bytes() - out.seek;
+  return out;
+}
+
+uint64_t RoundedUp(uint64_t bytes, uint64_t unit) { return (bytes + unit - 1) / unit * unit; }
+
 TEST(LearnedTableTest, ScanReadsWhatItsLengthNeeds) {
   LearnedTableConfig c;
   c.index = "pgm";
@@ -348,29 +381,72 @@ TEST(LearnedTableTest, ScanReadsWhatItsLengthNeeds) {
   const int n = 3000;
   for (int i = 0; i < n; i++) ASSERT_TRUE(t.db()->Put(WriteOptions(), Key(i * 3), value).ok());
   t.db()->CompactRange(nullptr, nullptr);
-  const double slot = 2 + 8 + 8 + value.size() + 1;  // varints, key, tag, value (+1: 1000 > 127)
+  const uint64_t slot = 2 + 8 + 8 + value.size() + 1;  // varints, key, tag, value (+1: 1000 > 127)
   for (uint64_t length : {uint64_t{10}, uint64_t{0}}) {
     SCOPED_TRACE("scan length " + std::to_string(length));
-    double worst = 0;
+    uint64_t seek = 0, scan = 0;
     for (int start = 100; start < 2500; start += 211) {
-      std::unique_ptr<Iterator> it(t.db()->NewIterator(ReadOptions()));
-      it->SeekToFirst();  // opens the table (footer, model) before counting
-      env.Reset();
-      trace::ScopedScanLength scan(length);
-      it->Seek(Key(start * 3));
-      for (int i = 0; i < 10; i++) {
-        ASSERT_TRUE(it->Valid());
-        ASSERT_EQ(it->key().ToString(), Key((start + i) * 3));
-        it->Next();
-      }
-      worst = std::max(worst, env.bytes() / slot);
+      const ScanBytes b = ScanOnce(&t, &env, length, start * 3, 3, 10);
+      seek = std::max(seek, b.seek);
+      scan = std::max(scan, b.scan);
     }
+    std::fprintf(stderr, "one table, scan length %d: at most %llu bytes a seek, %llu a scan phase (10 entries: %llu)\n",
+                 static_cast<int>(length), static_cast<unsigned long long>(seek),
+                 static_cast<unsigned long long>(scan), static_cast<unsigned long long>(10 * slot));
+    EXPECT_LE(seek, 18 * slot);  // the bound [lo, hi] and one more entry
     if (length > 0) {
-      EXPECT_LE(worst, 16 + 2 + 10);  // the bound [lo, hi] and the 10 entries
+      EXPECT_LE(scan, RoundedUp(10 * slot, 4096));  // 10,190 bytes, rounded: 12,288
     } else {
-      EXPECT_GT(worst, 60);  // a 64 KiB chunk of 1,019-byte slots
+      EXPECT_GT(scan, 60 * slot);  // a 64 KiB chunk of 1,019-byte slots
     }
   }
+}
+
+TEST(LearnedTableTest, ScanOfTwoTablesReadsWhatTheScanStillTakes) {
+  LearnedTableConfig c;
+  c.index = "pgm";
+  c.position_boundary = 16;
+  CountingEnv env;
+  LearnedDB t(c, 8 << 20, &env);
+  ASSERT_TRUE(t.Open().ok());
+  const std::string value(1000, 'v');
+  // Even keys compacted into one table, odd keys into another (written
+  // when the reopened log's memtable is recovered, a level above): a scan
+  // takes from both in turn.
+  for (int i = 0; i < 6000; i += 2) ASSERT_TRUE(t.db()->Put(WriteOptions(), Key(i), value).ok());
+  t.db()->CompactRange(nullptr, nullptr);
+  for (int i = 1; i < 6000; i += 2) ASSERT_TRUE(t.db()->Put(WriteOptions(), Key(i), value).ok());
+  ASSERT_TRUE(t.Open().ok());
+  int tables = 0;
+  for (int level = 0; level < 7; level++) {
+    std::string files;
+    ASSERT_TRUE(t.db()->GetProperty("leveldb.num-files-at-level" + std::to_string(level), &files));
+    tables += std::stoi(files);
+  }
+  ASSERT_EQ(tables, 2);
+  const uint64_t slot = 2 + 8 + 8 + value.size() + 1;
+  // 100 entries, 50 from each table. A table's reads are 4 entries (one
+  // unit), 8, 16, 32, each no more than the scan still takes: it reads
+  // less than its last read (<= 32) past what it returns, so the scan
+  // phase is within 100 + 2 x 31 entries. Each table reading what the
+  // scan takes from its own seek on (~92 entries each) would not be.
+  uint64_t scan = 0;
+  for (int start = 100; start < 5000; start += 211) {
+    scan = std::max(scan, ScanOnce(&t, &env, 100, start, 1, 100).scan);
+  }
+  std::fprintf(stderr, "two tables, 100 entries: at most %llu bytes a scan phase (100 entries: %llu)\n",
+               static_cast<unsigned long long>(scan), static_cast<unsigned long long>(100 * slot));
+  EXPECT_LE(scan, (100 + 2 * 31) * slot);
+  uint64_t short_scan = 0;
+  for (int start = 100; start < 5000; start += 211) {
+    short_scan = std::max(short_scan, ScanOnce(&t, &env, 10, start, 1, 10).scan);
+  }
+  std::fprintf(stderr, "two tables, 10 entries: at most %llu bytes a scan phase (10 entries: %llu)\n",
+               static_cast<unsigned long long>(short_scan), static_cast<unsigned long long>(10 * slot));
+  // 10 entries from the two, within one unit of what they return (8,152
+  // bytes here); each table reading what the scan takes from its own seek
+  // on read 16,304.
+  EXPECT_LE(short_scan, RoundedUp(10 * slot, 4096));
 }
 
 // The byte ranges [begin, end) of a learned table's regions, from its

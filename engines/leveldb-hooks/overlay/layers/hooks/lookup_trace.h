@@ -65,10 +65,11 @@ struct LookupContext {
   uint64_t hint_file = 0;  // the table the hint is for
   uint64_t hint_lo = 0;    // entry positions within that table
   uint64_t hint_hi = 0;
-  // Entries the user scan now positioning iterators will take (0: not a
-  // scan of known length, e.g. a compaction): a table iterator reads no
-  // more than that many past its seek.
+  // Entries the user scan on this thread takes (0: not a scan of known
+  // length, e.g. a compaction) and those it has returned so far: a table
+  // iterator reads no more ahead than the scan still takes.
   uint64_t scan_entries = 0;
+  uint64_t scan_returned = 0;
 };
 
 // Time table builders on this thread spent on models since the last read.
@@ -85,11 +86,24 @@ BuildCounters& ThisThreadBuild();
 // Sets Context().scan_entries for one scan on this thread.
 class ScopedScanLength {
  public:
-  explicit ScopedScanLength(uint64_t entries) { Context().scan_entries = entries; }
-  ~ScopedScanLength() { Context().scan_entries = 0; }
+  explicit ScopedScanLength(uint64_t entries) {
+    Context().scan_entries = entries;
+    Context().scan_returned = 0;
+  }
+  ~ScopedScanLength() { Context().scan_entries = Context().scan_returned = 0; }
   ScopedScanLength(const ScopedScanLength&) = delete;
   ScopedScanLength& operator=(const ScopedScanLength&) = delete;
 };
+
+// The scan of known length on this thread has returned one more entry.
+inline void ScanReturned() { Context().scan_returned++; }
+
+// Entries the scan of known length on this thread still takes (0 when
+// it has all, or when no such scan runs: see scan_entries).
+inline uint64_t ScanEntriesLeft() {
+  const LookupContext& c = Context();
+  return c.scan_entries > c.scan_returned ? c.scan_entries - c.scan_returned : 0;
+}
 
 extern std::atomic<bool> g_tracing;
 inline bool Tracing() { return g_tracing.load(std::memory_order_relaxed); }

@@ -49,7 +49,7 @@ uint64_t LearnedReader::MeanEntryBytes() const {
 Status LearnedReader::Load(uint64_t lo, uint64_t hi, Window* w) const {
   w->lo = lo;
   w->hi = hi;
-  const uint64_t a = Offset(lo), b = hi == f_.n ? f_.entries_bytes : Offset(hi);
+  const uint64_t a = Offset(lo), b = End(hi);
   Status s = ReadEntries({file_, f_.entries_bytes, f_.checksums_offset(), &name_}, a, b, w->verify,
                          &w->scratch, &w->bytes);
   trace::Count(&trace::LookupTrace::bytes_loaded, b - a);
@@ -157,6 +157,37 @@ Status LearnedReader::Search(const Slice& ikey, uint64_t lo, uint64_t hi, Window
   trace::Count(&trace::LookupTrace::comparisons, cmps);
   *pos = a;
   return Status::OK();
+}
+
+Status LearnedReader::ProbeKey(uint64_t i, std::string* key) const {
+  // A key and its two varints fit 64 bytes for the keys the studies use
+  // (8- to 32-byte internal keys); a longer one is read again, whole.
+  constexpr uint64_t kProbeBytes = 64;
+  const uint64_t at = Offset(i), slot = End(i + 1) - at;
+  uint64_t want = std::min(slot, kProbeBytes);
+  std::string scratch;
+  for (int pass = 0; pass < 2; pass++) {
+    Slice in;
+    Status s = ReadEntries({file_, f_.entries_bytes, f_.checksums_offset(), &name_}, at, at + want,
+                           /*verify=*/false, &scratch, &in);
+    if (!s.ok()) return s;
+    trace::Count(&trace::LookupTrace::bytes_loaded, want);
+    const uint64_t before = in.size();
+    uint32_t klen, vlen;
+    const bool header = GetVarint32(&in, &klen) && GetVarint32(&in, &vlen);
+    const uint64_t header_bytes = before - in.size();
+    // As Entry: an internal key has its 8-byte trailer; and the entry must
+    // fit its slot.
+    if (!header || klen < 8 || header_bytes + klen + vlen > slot) {
+      return Status::Corruption("learned table " + LearnedTableName(number_) + ": bad entry");
+    }
+    if (klen <= in.size()) {
+      key->assign(in.data(), klen);
+      return Status::OK();
+    }
+    want = header_bytes + klen;
+  }
+  return Status::Corruption("learned table " + LearnedTableName(number_) + ": bad entry");
 }
 
 Status LearnedReader::InternalGet(const ReadOptions& ro, const Slice& k, void* arg,

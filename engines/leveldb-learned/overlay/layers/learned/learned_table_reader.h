@@ -55,9 +55,13 @@ class LearnedReader : public TableReader {
   // for this table), then the read of it and the search within.
   void BoundFor(const Slice& ikey, bool use_hint, uint64_t* lo, uint64_t* hi) const;
   Status Search(const Slice& ikey, uint64_t lo, uint64_t hi, Window* w, uint64_t* pos) const;
+  // The internal key of entry i, read alone (its slot's header and key);
+  // Corruption when the header does not fit the slot.
+  Status ProbeKey(uint64_t i, std::string* key) const;
 
  private:
   uint64_t Offset(uint64_t i) const { return f_.slot_width ? i * f_.slot_width : offsets_[i]; }
+  uint64_t End(uint64_t i) const { return i == f_.n ? f_.entries_bytes : Offset(i); }
   // [lo, hi]: a range holding the position of the first entry >= ikey.
   void Bound(const Slice& ikey, uint64_t* lo, uint64_t* hi) const;
 
