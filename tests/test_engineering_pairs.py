@@ -13,7 +13,7 @@ import yaml
 
 from base.errors import InputError
 from lsmrepro.plan import studies, tools
-from lsmrepro.run import paired
+from lsmrepro.run import pages, paired
 from lsmrepro.run import tool as tool_run
 from lsmrepro.tidy import aggregate
 
@@ -65,6 +65,7 @@ def test_a_variants_options_replace_the_studys():
 def test_every_figure_runs_at_smoke_one_process_each():
     frame = studies.tool_runs(studies.load_scale("smoke"), "engineering")
     pairs = frame[frame["tool"] == "lsmbench_pairs"]
+    assert set(frame["figure"]) == {*pairs["figure"], "pgm-speedup", "shared-pages"}
     assert sorted(pairs.groupby("figure").size().items()) == [
         ("bourbon-wisckey", 1), ("doblix-creation", 2), ("doblix-steps", 1), ("learned-indexes", 1), ("slr-search", 1)]
     assert all(_value(a, "--rounds") == "1" for a in pairs["args"])
@@ -88,6 +89,10 @@ def _spec_with(tmp_path, monkeypatch, figure, mutate):
      "figures.doblix-creation.tool_options.args", "STUDY/FIGURE"),
     ("learned-indexes", lambda f: f["tool_grid"].pop("key_encoding"),
      "figures.learned-indexes.tool_grid", "dataset, key_encoding"),
+    ("shared-pages", lambda f: f["tool_options"]["members"]["rs"].__setitem__("load", "rs"),
+     "figures.shared-pages.tool_options.members.rs", "load: one of fp, pgm"),
+    ("shared-pages", lambda f: f["tool_options"].__setitem__("order", ["shared", "linked"]),
+     "figures.shared-pages.tool_options.order", "shared, own"),
 ])
 def test_a_bad_pairs_figure_is_one_error_naming_the_field(tmp_path, monkeypatch, figure, mutate, field, expected):
     _spec_with(tmp_path, monkeypatch, figure, mutate)
@@ -175,3 +180,42 @@ def test_a_failing_variant_leaves_no_run(built, tmp_path):
                    tmp_path / "out.csv")
     assert "exit status" in str(e.value) and "index=nosuch" in str(e.value)
     assert not (tmp_path / "out.csv").exists() and not (tmp_path / "work").exists()
+
+
+def _plan(row):
+    return json.loads(row["args"][row["args"].index("--plan") + 1])
+
+
+def test_shared_pages_runs_fig8s_job_under_the_scales_budgets():
+    row = _runs("smoke", "shared-pages").iloc[0]
+    assert row["dataset_name"] == "fb" and tools.engines(row) == ["leveldb-learned"]
+    plan = _plan(row)
+    assert list(plan["loads"]) == ["fp", "pgm"] and "index=pgm" in plan["loads"]["pgm"]
+    assert _value(plan["loads"]["fp"], "--phase") == "load" and _value(plan["run"], "--phase") == "run"
+    assert _value(plan["run"], "--ops") == "2000" and "timers=on" in plan["run"]
+    assert [m["point"] for m in plan["members"]][:2] == ["fp", "pgm"]  # FP first: the base of mean_to_first
+    assert {m["load"] for m in plan["members"][1:]} == {"pgm"}
+    assert set(plan["order"]) == {"shared", "own"} and plan["memory"] == "586%db"
+    hardware = studies.load_scale("smoke")["hardware"]
+    assert plan["load_memory"] == hardware["memory_limit"] and plan["allow_unenforced"] is True
+
+
+@pytest.mark.e2e  # builds leveldb-learned if needed; two loads and two jobs of seconds
+def test_a_pages_run_gives_each_member_its_ratio_to_fp_per_job(built, tmp_path):
+    built("leveldb-learned")
+    binary = REPO / "build/engines/leveldb-learned/bin/lsmbench"
+    dataset = _sosd(tmp_path / "keys_uint64", list(range(1000, 1000 + 7 * 20000, 7)))
+    plan = _plan(_runs("smoke", "shared-pages").iloc[0])
+    plan["members"] = plan["members"][:3]
+    plan["order"] = ["shared", "own"]
+    plan["run"] = tools.with_flag(plan["run"], "--ops", 500)
+    pages.run(plan, str(binary), str(dataset), tmp_path / "work", tmp_path / "out.csv")
+    lines = list(csv.DictReader(open(tmp_path / "out.csv")))
+    assert [(r["job"], r["pages"], r["member"]) for r in lines] == [
+        ("0", "shared", "fp"), ("0", "shared", "pgm"), ("0", "shared", "rmi"),
+        ("1", "own", "fp"), ("1", "own", "pgm"), ("1", "own", "rmi")]
+    for r in lines:
+        fp = next(x for x in lines if x["job"] == r["job"] and x["member"] == "fp")
+        assert float(r["mean_to_first"]) == pytest.approx(float(r["get_mean_ns"]) / float(fp["get_mean_ns"]))
+        assert float(r["load_data_ns"]) > 0 and float(r["index_bytes"]) > 0  # timers on, every table counted
+    assert not (tmp_path / "work").exists()

@@ -667,11 +667,14 @@ def tool_runs(scale_cfg, study=None, select=None):
                 if fig["tool"] == "lsmbench_pairs":
                     dataset_name, base_args = _pair_base(scale_cfg, s, fig_id, fig["tool_options"], point, other_runs)
                     variants = tools.pair_variants(fig["tool_options"], point, cnt["ops"], seed, base_args)
+                elif fig["tool"] == "bench_group_pages":
+                    dataset_name = _catalogued(s, fig_id, point)
                 # no load: each run is its own process from scratch (its `load` its own id)
                 rows.append({"study": s, "figure": fig_id, "point": pid, "factors": point, "workload": "",
                              **point, "load": f"{s}/{fig_id}/{pid}/r{rep}", "rep": rep, "seed": seed, "tool": fig["tool"],
                              "binary": tools.binary(fig["tool"]), "dataset_name": dataset_name,
-                             "args": tools.args(fig["tool"], point, fig["tool_options"], cnt["ops"], seed, variants)})
+                             "args": tools.args(fig["tool"], point, fig["tool_options"], cnt["ops"], seed, variants,
+                                                       scale_cfg.get("hardware"))})
         frame = pd.DataFrame(rows)
         if keep := scale_select(scale_cfg, s, fig_id):
             frame = frame[selection(frame, keep, f"counts.figures.{s}/{fig_id}.select")]
@@ -684,6 +687,14 @@ def tool_runs(scale_cfg, study=None, select=None):
     return frame.reset_index(drop=True)
 
 
+def _catalogued(study, fig_id, point):
+    """The point's dataset, a name of the catalogue (one error otherwise)."""
+    if point["dataset"] not in datasets_catalogue()["datasets"]:
+        raise InputError(spec_path(study), f"figures.{fig_id}.tool_grid.dataset",
+                         f"a dataset of workloads/datasets.yaml expected, got {point['dataset']!r}")
+    return point["dataset"]
+
+
 def _pair_base(scale_cfg, study, fig_id, options, point, cache):
     """(dataset name, variant -> its common lsmbench arguments) of a
     lsmbench_pairs point: the options' list on the catalogue's dataset, or
@@ -694,10 +705,7 @@ def _pair_base(scale_cfg, study, fig_id, options, point, cache):
     where = f"figures.{fig_id}.tool_options.args"
     spec = options["args"]
     if isinstance(spec, list):
-        if point["dataset"] not in datasets_catalogue()["datasets"]:
-            raise InputError(spec_path(study), f"figures.{fig_id}.tool_grid.dataset",
-                             f"a dataset of workloads/datasets.yaml expected, got {point['dataset']!r}")
-        return point["dataset"], lambda variant: [str(a) for a in spec]
+        return _catalogued(study, fig_id, point), lambda variant: [str(a) for a in spec]
     other, _, other_fig = spec["from"].partition("/")
     labels = figures(other).get(other_fig, {}).get("datasets")
     if not labels or point["dataset"] not in labels:

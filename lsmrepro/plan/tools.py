@@ -5,11 +5,13 @@ one process per point of the figure's `tool_grid` and repetition (rule
 tool_run, lsmrepro/run/tool.py), whose CSV lsmrepro/tidy/tool_rows.py makes
 tidy.
 
-Two kinds: a binary that writes its CSV (lidx_bench, indexes/bench/), and
+Kinds: a binary that writes its CSV (lidx_bench, indexes/bench/);
 lsmbench_pairs, engines' lsmbench side by side on one dataset in one
-process (lsmrepro/run/paired.py): the variants' arguments are planned here
-(lsmrepro.plan.studies.tool_runs resolves a study's run arguments first),
-the dataset and binaries are the rule's inputs.
+process (lsmrepro/run/paired.py); bench_group_pages, one interleaved job
+with its members' pages shared or their own (lsmrepro/run/pages.py). Their
+lsmbench arguments are planned here (lsmrepro.plan.studies.tool_runs
+resolves a study's run arguments first); the dataset and binaries are the
+rule's inputs.
 
     args("lidx_bench", {"dataset": "uniform", "keys": "10000000"},
          {"indexes": ["pgm"], "rounds": 5}, ops=100000, seed=1000)
@@ -51,8 +53,22 @@ TOOLS = {
                   "creation_bytes_written": "bytes", "tables": "", "search_ns_per_get": "ns",
                   "blocks_per_get": "", "model_blocks_per_lookup": ""},
     },
+    "bench_group_pages": {
+        "dimensions": ("dataset", "key_encoding"),
+        # args: lsmbench's arguments of the loads and the runs; loads: name ->
+        # its -o items; members: name -> {load, options} (the first the base of
+        # mean_to_first); run_args: the runs' own; order: the jobs' --pages
+        # (shared|own), taking turns; memory: the job's budget (N%db).
+        "options": {"args": list, "loads": dict, "members": dict, "run_args": list, "order": list, "memory": str},
+        "factors": {"member": "member", "pages": "pages", "job": "job"},
+        "units": {"get_mean_ns": "ns", "get_p50_ns": "ns", "mean_to_first": "ratio", "index_search_ns": "ns",
+                  "load_data_ns": "ns", "search_data_ns": "ns", "load_index_ns": "ns", "rchar_per_lookup": "bytes",
+                  "index_bytes": "bytes"},
+        "engine": "leveldb-learned",
+    },
 }
 LOADS = ("each_round", "once")
+PAGES = ("shared", "own")
 VARIANT_KEYS = {"engine": str, "options": list, "select": str}
 
 
@@ -73,6 +89,16 @@ def check_figure(fig, path, where):
         raise InputError(path, f"{where}.tool_options", f"{', '.join(sorted(missing))} expected")
     if fig["tool"] == "lsmbench_pairs":
         _check_pairs(fig["tool_options"], path, f"{where}.tool_options")
+    if fig["tool"] == "bench_group_pages":
+        _check_pages(fig["tool_options"], path, f"{where}.tool_options")
+
+
+def _check_pages(options, path, where):
+    if not options["order"] or set(options["order"]) - set(PAGES):
+        raise InputError(path, f"{where}.order", f"a list of {', '.join(PAGES)} expected")
+    for name, member in options["members"].items():
+        if not isinstance(member, dict) or member.get("load") not in options["loads"]:
+            raise InputError(path, f"{where}.members.{name}", f"load: one of {', '.join(options['loads'])} expected")
 
 
 def _check_pairs(options, path, where):
@@ -110,7 +136,7 @@ def manifest(row):
                        "tool": row.tool, "factors": row.factors})
 
 
-def args(tool, point, options, ops, seed, variants=None):
+def args(tool, point, options, ops, seed, variants=None, hardware=None):
     """The tool's arguments for one point and repetition (without the path
     of its CSV, which the rule adds). lsmbench_pairs: `variants` name ->
     (engine, lsmbench arguments without --db/--dataset/--log), as
@@ -122,7 +148,30 @@ def args(tool, point, options, ops, seed, variants=None):
     if tool == "lsmbench_pairs":
         return ["--rounds", str(options["rounds"]), "--loads", options["loads"],
                 "--variants", json.dumps({name: {"engine": e, "args": a} for name, (e, a) in variants.items()})]
+    if tool == "bench_group_pages":
+        return ["--plan", json.dumps(pages_plan(options, point, ops, seed, hardware))]
     raise KeyError(tool)
+
+
+def pages_plan(options, point, ops, seed, hardware):
+    """bench_group_pages's plan (lsmrepro/run/pages.py) of one point: the
+    loads' and the runs' lsmbench arguments, the members, the jobs' order and
+    the scale's memory budgets (`hardware`: the scale's hardware section)."""
+    common = [str(a) for a in options["args"]]
+    for flag, value in (("--key-encoding", point["key_encoding"]), ("--seed", seed)):
+        common = with_flag(common, flag, value)
+    loads = {}
+    for name, items in options["loads"].items():
+        a = with_flag(common, "--phase", "load")
+        for item in items:
+            a = with_option(a, item)
+        loads[name] = a
+    run = with_flag(with_flag([*common, *map(str, options["run_args"])], "--phase", "run"), "--ops", ops)
+    return {"loads": loads, "run": run, "order": options["order"], "memory": options["memory"],
+            "members": [{"point": n, "load": m["load"], "options": m.get("options", [])}
+                        for n, m in options["members"].items()],
+            "open_memory": hardware["memory_limit"], "load_memory": hardware["memory_limit"],
+            "allow_unenforced": bool(hardware.get("allow_unenforced"))}
 
 
 def pair_variants(options, point, ops, seed, base_args):
@@ -160,8 +209,10 @@ def with_option(args, item):
 
 
 def engines(row):
-    """The engines whose lsmbench a tool run uses (lsmbench_pairs)."""
-    return sorted({v["engine"] for v in _pair_plan(row).values()}) if row.tool == "lsmbench_pairs" else []
+    """The engines whose lsmbench a tool run uses (lsmbench_pairs, bench_group_pages)."""
+    if row.tool == "lsmbench_pairs":
+        return sorted({v["engine"] for v in _pair_plan(row).values()})
+    return [TOOLS[row.tool]["engine"]] if "engine" in TOOLS[row.tool] else []
 
 
 def _pair_plan(row):
@@ -174,5 +225,9 @@ def command(row, files, work):
     databases."""
     if row.tool == "lidx_bench":
         return [files["binary"], *row.args]
+    if row.tool == "bench_group_pages":
+        engine = TOOLS[row.tool]["engine"]
+        return ["python", "-m", "lsmrepro.run.pages", "--dataset", files["dataset"], "--work", work,
+                f"--lsmbench={engine}={files['lsmbench:' + engine]}", *row.args]
     binaries = [f"--lsmbench={e}={files['lsmbench:' + e]}" for e in engines(row)]
     return ["python", "-m", "lsmrepro.run.paired", "--dataset", files["dataset"], "--work", work, *binaries, *row.args]
