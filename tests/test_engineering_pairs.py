@@ -219,3 +219,22 @@ def test_a_pages_run_gives_each_member_its_ratio_to_fp_per_job(built, tmp_path):
         assert float(r["mean_to_first"]) == pytest.approx(float(r["get_mean_ns"]) / float(fp["get_mean_ns"]))
         assert float(r["load_data_ns"]) > 0 and float(r["index_bytes"]) > 0  # timers on, every table counted
     assert not (tmp_path / "work").exists()
+
+
+@pytest.mark.e2e  # builds leveldb-learned if needed; one load a variant, then runs of a second each
+def test_loads_once_reads_one_database_a_variant_every_round(built, tmp_path):
+    built("leveldb-learned")
+    binary = REPO / "build/engines/leveldb-learned/bin/lsmbench"
+    dataset = _sosd(tmp_path / "keys_uint64", list(range(1000, 1000 + 5 * 20000, 5)))
+    variants = {k: v for k, v in _variants(_runs("smoke", "learned-indexes").iloc[0]).items() if k in ("fp", "pgm")}
+    for v in variants.values():
+        v["args"] = tools.with_flag(v["args"], "--ops", 1000)
+    paired.run(variants, {"leveldb-learned": str(binary)}, dataset, tmp_path / "work", 3, "once", tmp_path / "out.csv")
+    lines = list(csv.DictReader(open(tmp_path / "out.csv")))
+    assert [(r["variant"], r["seed"]) for r in lines] == [
+        ("fp", "1000"), ("pgm", "1000"), ("pgm", "1001"), ("fp", "1001"), ("fp", "1002"), ("pgm", "1002")]
+    for name in variants:  # the database's numbers are its one load's, the same every round
+        mine = [r for r in lines if r["variant"] == name]
+        assert len({(r["index_bytes"], r["creation_seconds"], r["tables"]) for r in mine}) == 1
+        assert all(float(r["get_p50_ns"]) > 0 for r in mine)
+    assert not (tmp_path / "work").exists()
