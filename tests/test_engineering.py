@@ -17,9 +17,13 @@ from lsmrepro.tidy import aggregate
 REPO = studies.REPO
 
 
+def _pgm(frame):
+    return frame[frame["figure"] == "pgm-speedup"]
+
+
 def test_smoke_and_local_run_the_targets_size():
-    smoke = studies.tool_runs(studies.load_scale("smoke"), "engineering")
-    local = studies.tool_runs(studies.load_scale("local"), "engineering")
+    smoke = _pgm(studies.tool_runs(studies.load_scale("smoke"), "engineering"))
+    local = _pgm(studies.tool_runs(studies.load_scale("local"), "engineering"))
     assert set(smoke["point"]) == {"dataset=uniform+keys=10000000"} and len(smoke) == 2
     assert set(local["keys"]) == {"10000000"} and set(local["dataset"]) == {"uniform", "lognormal"}
     args = smoke.iloc[1]["args"]
@@ -28,7 +32,7 @@ def test_smoke_and_local_run_the_targets_size():
     # the engine runs know nothing of them
     assert "engineering" not in set(studies.runs(studies.load_scale("smoke"))["study"])
     # --config select narrows them by their own columns only
-    assert len(studies.tool_runs(studies.load_scale("local"), select="dataset=uniform engine=leveldb")) == 3
+    assert len(_pgm(studies.tool_runs(studies.load_scale("local"), select="dataset=uniform engine=leveldb"))) == 3
 
 
 def _spec_with(tmp_path, monkeypatch, mutate):
@@ -67,7 +71,7 @@ def lidx_bench(tmp_path_factory):
 
 @pytest.mark.e2e  # compiles lidx_bench (~30 s)
 def test_a_tool_run_is_tidy_rows_traced_to_its_csv(lidx_bench, tmp_path):
-    row = studies.tool_runs(studies.load_scale("smoke"), "engineering").iloc[0]
+    row = _pgm(studies.tool_runs(studies.load_scale("smoke"), "engineering")).iloc[0]
     args = [a if a != "10000000" else "20000" for a in row["args"]]  # a small array: what is tested is the path
     stem = tmp_path / "raw" / "engineering" / "pgm-speedup" / row["point"] / "r0"
     stem.parent.mkdir(parents=True)

@@ -18,11 +18,7 @@ STAGES = ("plan", "run", "tidy", "claims", "publish")
 
 # Files that are tools run by hand above the study layer, like the Snakefile:
 # nothing imports them. Each with why it sits in a lower folder.
-TOOLS = {
-    # DobLIX's A/B benchmark expands the doblix study's runs (lsmrepro.plan.studies)
-    # and judges them (lsmrepro.claims); it lives beside the plugin it tunes.
-    "engines/rocksdb-doblix/bench.py",
-}
+TOOLS = set()
 
 
 def sources():

@@ -657,17 +657,24 @@ def tool_runs(scale_cfg, study=None, select=None):
         if (study and s != study) or "tool" not in fig:
             continue
         cnt, grid = counts(scale_cfg, s, fig_id, fig), fig["tool_grid"]
-        rows = []
+        rows, other_runs = [], {}
         for values in itertools.product(*grid.values()):
             point = dict(zip(grid, (_token(v, "", "") for v in values)))
             for rep in range(cnt["repetitions"]):
                 seed = fig.get("seed", 1000) + rep
                 pid = ID_SEP.join(f"{k}={v}" for k, v in point.items())
+                variants, dataset_name = None, point.get("dataset", "")
+                if fig["tool"] == "lsmbench_pairs":
+                    dataset_name, base_args = _pair_base(scale_cfg, s, fig_id, fig["tool_options"], point, other_runs)
+                    variants = tools.pair_variants(fig["tool_options"], point, cnt["ops"], seed, base_args)
+                elif fig["tool"] == "bench_group_pages":
+                    dataset_name = _catalogued(s, fig_id, point)
                 # no load: each run is its own process from scratch (its `load` its own id)
                 rows.append({"study": s, "figure": fig_id, "point": pid, "factors": point, "workload": "",
                              **point, "load": f"{s}/{fig_id}/{pid}/r{rep}", "rep": rep, "seed": seed, "tool": fig["tool"],
-                             "binary": tools.binary(fig["tool"]),
-                             "args": tools.args(fig["tool"], point, fig["tool_options"], cnt["ops"], seed)})
+                             "binary": tools.binary(fig["tool"]), "dataset_name": dataset_name,
+                             "args": tools.args(fig["tool"], point, fig["tool_options"], cnt["ops"], seed, variants,
+                                                       scale_cfg.get("hardware"))})
         frame = pd.DataFrame(rows)
         if keep := scale_select(scale_cfg, s, fig_id):
             frame = frame[selection(frame, keep, f"counts.figures.{s}/{fig_id}.select")]
@@ -678,6 +685,46 @@ def tool_runs(scale_cfg, study=None, select=None):
             if key in frame.columns:
                 frame = frame[frame[key].astype(str).isin(values)]
     return frame.reset_index(drop=True)
+
+
+def _catalogued(study, fig_id, point):
+    """The point's dataset, a name of the catalogue (one error otherwise)."""
+    if point["dataset"] not in datasets_catalogue()["datasets"]:
+        raise InputError(spec_path(study), f"figures.{fig_id}.tool_grid.dataset",
+                         f"a dataset of workloads/datasets.yaml expected, got {point['dataset']!r}")
+    return point["dataset"]
+
+
+def _pair_base(scale_cfg, study, fig_id, options, point, cache):
+    """(dataset name, variant -> its common lsmbench arguments) of a
+    lsmbench_pairs point: the options' list on the catalogue's dataset, or
+    (args: {from: STUDY/FIGURE, select}) the run arguments of that figure's
+    one run at the point's dataset label and the variant's select, with
+    every count but the figure's own selection of the scale (`cache`: that
+    figure's runs, made once)."""
+    where = f"figures.{fig_id}.tool_options.args"
+    spec = options["args"]
+    if isinstance(spec, list):
+        return _catalogued(study, fig_id, point), lambda variant: [str(a) for a in spec]
+    other, _, other_fig = spec["from"].partition("/")
+    labels = figures(other).get(other_fig, {}).get("datasets")
+    if not labels or point["dataset"] not in labels:
+        raise InputError(spec_path(study), f"figures.{fig_id}.tool_grid.dataset",
+                         f"a dataset label of {spec['from']} expected ({', '.join(labels or [])}), got {point['dataset']!r}")
+    if spec["from"] not in cache:
+        cfg = json.loads(json.dumps(scale_cfg))  # a copy: the figure's runs without the scale's selection
+        cfg.setdefault("counts", {}).setdefault("figures", {})[spec["from"]] = {"ops": 1, "repetitions": 1}
+        cache[spec["from"]] = runs(cfg, other, other_fig)
+
+    def base_args(variant):
+        frame = cache[spec["from"]]
+        frame = frame[selection(frame, f"{spec.get('select', '')} {variant.get('select', '')} "
+                                       f"dataset={point['dataset']}", where)]
+        if len(frame) != 1:
+            raise InputError(spec_path(study), where, f"one run of {spec['from']} per variant expected, "
+                                                      f"found {len(frame)} for {variant}")
+        return list(frame.iloc[0]["run_args"])
+    return labels[point["dataset"]], base_args
 
 
 def parse_select(select):

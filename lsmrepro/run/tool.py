@@ -3,11 +3,13 @@ the tool writes its CSV, and a record beside it says what ran, on what
 machine load, and for which point: the run's manifest (study, experiment,
 point, repetition, factors), the command, wall and CPU seconds, the load
 average before and after, and the build id of the tool (a digest of the
-binary). Both appear whole or not at all; a tool that fails or answers
+binary, or of the built files it runs, --build-input: lsmbench_pairs's
+engines). Both appear whole or not at all; a tool that fails or answers
 wrong (lidx_bench's exit 1) fails the job with its stderr in the log.
 
     python -m lsmrepro.run.tool --csv R.csv --record R.tool.json --manifest JSON \\
-        [--fingerprint hardware/fingerprint.json] [--meta scale=smoke] -- BINARY ARGS...
+        [--fingerprint hardware/fingerprint.json] [--meta scale=smoke] [--build-input FILE ...] \\
+        -- BINARY ARGS...
 """
 import argparse
 import hashlib
@@ -29,7 +31,14 @@ def digest(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
-def run(binary, tool_args, csv, record, manifest, meta, fingerprint=None):
+def build_id(paths):
+    """One file's digest, or a digest of several files' digests (in order)."""
+    if len(paths) == 1:
+        return digest(paths[0])
+    return hashlib.sha256(" ".join(digest(p) for p in paths).encode()).hexdigest()[:16]
+
+
+def run(binary, tool_args, csv, record, manifest, meta, fingerprint=None, build_inputs=None):
     before = os.getloadavg()
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
@@ -42,7 +51,8 @@ def run(binary, tool_args, csv, record, manifest, meta, fingerprint=None):
     cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     write_text(record, json.dumps({
         "manifest": manifest, "meta": meta, "csv": Path(csv).name,
-        "command": [str(binary), *tool_args], "build_id": digest(binary),
+        "command": [str(binary), *tool_args], "build_id": build_id(build_inputs or [binary]),
+        "build_inputs": [str(p) for p in build_inputs or [binary]],
         "wall_seconds": round(time.monotonic() - t0, 3),
         "cpu_seconds": round(cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime, 3),
         "loadavg_before": before, "loadavg_after": os.getloadavg(),
@@ -61,10 +71,13 @@ def main(argv=None):
     ap.add_argument("--manifest", required=True, help="the run's identity as JSON (studies.tool_runs)")
     ap.add_argument("--fingerprint", help="the machine's hardware/fingerprint.json, kept in the record")
     ap.add_argument("--meta", action="append", default=[], help="name=value, kept in the record")
+    ap.add_argument("--build-input", action="append", default=[],
+                    help="a built file the tool runs (default: BINARY), its digest the build id")
     args = ap.parse_args(argv[:split])
     binary, *tool_args = argv[split + 1:]
     meta = dict(m.split("=", 1) for m in args.meta)
-    run(binary, tool_args, args.csv, args.record, json.loads(args.manifest), meta, args.fingerprint)
+    run(binary, tool_args, args.csv, args.record, json.loads(args.manifest), meta, args.fingerprint,
+        args.build_input)
 
 
 if __name__ == "__main__":

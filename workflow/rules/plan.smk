@@ -105,6 +105,16 @@ def tool_raw(scale, rows):
     return [f for stem in stems for f in (f"{stem}.csv", f"{stem}.tool.json")]
 
 
+def tool_files(w):
+    """A tool run's input files by role (lsmrepro.plan.tools.command): its
+    binary, or (lsmbench_pairs) its engines' lsmbench and its dataset."""
+    row = tool_row(w)
+    if row.binary:
+        return {"binary": f"{BUILD}/{row.binary}"}
+    return {**{f"lsmbench:{e}": engine_binary(e) for e in lsm_tools.engines(row)},
+            "dataset": dataset_file(w.scale, row.dataset_name)}
+
+
 def tool_row(w):
     try:
         return TOOL_RUN_BY_ID[w.scale][(w.study, w.figure, w.point, int(w.rep))]

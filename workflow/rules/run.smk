@@ -166,7 +166,7 @@ rule bench_run:
 # bench_lock as the engine runs do: nothing else measures beside it.
 rule tool_run:
     input:
-        binary=lambda w: f"{BUILD}/{tool_row(w).binary}",
+        unpack(lambda w: tool_files(w)),
         fingerprint=f"{RESULTS}/{{scale}}/hardware/fingerprint.json",
     output:
         csv=f"{RESULTS}/{{scale}}/raw/{{study}}/{{figure}}/{{point}}/r{{rep}}.csv",
@@ -174,7 +174,10 @@ rule tool_run:
     benchmark:
         f"{RESULTS}/{{scale}}/benchmarks/{{study}}/{{figure}}/{{point}}/r{{rep}}.tsv"
     params:
-        args=lambda w: " ".join(shlex.quote(a) for a in tool_row(w).args),
+        command=lambda w: " ".join(shlex.quote(str(a)) for a in lsm_tools.command(
+            tool_row(w), tool_files(w), f"{hardware_db_dir(w.scale)}/tools/{w.study}/{w.figure}/{w.point}/r{w.rep}")),
+        builds=lambda w: " ".join(f"--build-input {shlex.quote(f)}" for role, f in tool_files(w).items()
+                                  if role != "dataset"),
         manifest=lambda w: lsm_tools.manifest(tool_row(w)),
     threads: workflow.cores
     resources:
@@ -186,4 +189,4 @@ rule tool_run:
         f"{RESULTS}/{{scale}}/logs/{{study}}/{{figure}}/{{point}}/r{{rep}}.log",
     shell:
         "python -m lsmrepro.run.tool --csv {output.csv} --record {output.record} --manifest {params.manifest:q}"
-        " --fingerprint {input.fingerprint} --meta scale={wildcards.scale} -- {input.binary} {params.args} 2> {log}"
+        " --fingerprint {input.fingerprint} --meta scale={wildcards.scale} {params.builds} -- {params.command} 2> {log}"
