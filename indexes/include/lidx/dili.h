@@ -37,7 +37,6 @@
 #define LIDX_DILI_H_
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -71,30 +70,20 @@ class DiliIndex final : public Index<K> {
 
   // On failure the index is left empty (every Search() answers 0).
   Status Build(const K* keys, size_t n, const uint32_t*) override {
-    auto t0 = std::chrono::steady_clock::now();
-    std::vector<K> dk;
-    std::vector<uint32_t> dp;
-    Status s = detail::DistinctKeys(keys, n, &dk, &dp);
-    if (s.ok()) {
+    auto build = [&](const detail::DistinctInput<K>& in,
+                     detail::BuildBudget* budget) {
       Clear();
       n_ = n;
-      Builder b{this, {dk.data(), dp.data(), dk.size(), n},
-                detail::BuildBudget(max_memory_mb_, max_depth_, n), {}};
-      s = b.Run(&root_);
-    } else {
-      s = Status::Error("dili: " + s.message());
-    }
-    if (!s.ok()) {
-      Reset();
-      return s;
-    }
-    detail::ShrinkToFit(&inners_);
-    detail::ShrinkToFit(&children_);
-    stats_ = BuildStats{n, slots_.size(), max_level_, 0};
-    stats_.build_seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count();
-    return Status::OK();
+      Builder b{this, in, *budget, {}};
+      Status s = b.Run(&root_);
+      if (!s.ok()) return s;
+      detail::ShrinkToFit(&inners_);
+      detail::ShrinkToFit(&children_);
+      stats_ = BuildStats{n, slots_.size(), max_level_, 0};
+      return Status::OK();
+    };
+    return detail::BuildExact<K>("dili", keys, n, max_memory_mb_, max_depth_,
+                                 &stats_, build, [this] { Reset(); });
   }
 
   Bound Search(K q) const override {

@@ -23,10 +23,10 @@
 #define LIDX_FT_H_
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <vector>
 
+#include "lidx/detail/build_clock.h"
 #include "lidx/detail/line_core.h"
 #include "lidx/detail/options.h"
 #include "lidx/detail/segments.h"
@@ -104,7 +104,7 @@ class FitingTreeIndex final : public Index<K> {
   bool Exact() const override { return false; }
 
   Status Build(const K* keys, size_t n, const uint32_t*) override {
-    auto t0 = std::chrono::steady_clock::now();
+    detail::BuildClock clock;
     detail::ShrinkingConeFitter<K> fit(static_cast<double>(error_));
     core_.Build(keys, n, fit);
     std::vector<K> ends(core_.segs.size());
@@ -117,9 +117,7 @@ class FitingTreeIndex final : public Index<K> {
     }
     Lay(ends);
     stats_ = BuildStats{n, segments_.size(), tree_.levels(), 0};
-    stats_.build_seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count();
+    stats_.build_seconds = clock.Seconds();
     return Status::OK();
   }
 

@@ -45,13 +45,13 @@
 #define LIDX_SLR_H_
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "lidx/detail/build_clock.h"
 #include "lidx/detail/linear_segments.h"
 #include "lidx/detail/options.h"
 #include "lidx/detail/serialize.h"
@@ -122,7 +122,7 @@ class Slr final : public Index<K> {
   bool Exact() const override { return false; }
 
   Status Build(const K* keys, size_t n, const uint32_t*) override {
-    const auto t0 = std::chrono::steady_clock::now();
+    const detail::BuildClock clock;
     if (n >= std::numeric_limits<uint32_t>::max()) {
       return Status::Error(std::string(Id()) + ": n must be < 2^32");
     }
@@ -148,9 +148,7 @@ class Slr final : public Index<K> {
     detail::ShrinkToFit(&models_);
     detail::ShrinkToFit(&bases_);
     stats_ = BuildStats{n, models_.size(), 1, 0};
-    stats_.build_seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count();
+    stats_.build_seconds = clock.Seconds();
     return Status::OK();
   }
 

@@ -58,13 +58,8 @@ struct LineCore {
     if (st.ok()) st = r->Pod(&e.lo, "error below");
     if (st.ok()) st = r->Pod(&e.hi, "error above");
     if (st.ok()) st = r->Vector(&s, "segments");
+    if (st.ok()) st = CheckStoredPoints(num, e, s, "segments");
     if (!st.ok()) return st;
-    if ((num == 0) != s.empty() || !FitsSize(num) || e.lo < 0 || e.hi < 0) {
-      return Reader::Corrupt("segment count does not match n");
-    }
-    for (size_t i = 1; i < s.size(); ++i) {
-      if (!(s[i - 1].x < s[i].x)) return Reader::Corrupt("segments unsorted");
-    }
     n = num;
     last_key = last;
     err = e;

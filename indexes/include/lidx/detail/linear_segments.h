@@ -28,6 +28,7 @@
 #include <limits>
 #include <vector>
 
+#include "lidx/detail/no_fma.h"
 #include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
@@ -35,20 +36,6 @@ namespace lidx {
 namespace detail {
 // Own namespace: other index families define helpers of the same names.
 namespace linear {
-
-// Keeps `v` in a register as a finished product so that base + slope * dx is
-// never contracted into an FMA: build and search must round identically.
-inline double Materialize(double v) {
-#if defined(__GNUC__) && defined(__x86_64__)
-  __asm__("" : "+x"(v));
-#elif defined(__GNUC__) && defined(__aarch64__)
-  __asm__("" : "+w"(v));
-#else
-  volatile double t = v;
-  v = t;
-#endif
-  return v;
-}
 
 // Distance of x from the segment's first key, as a double. Conversion of an
 // unsigned integer (64 or 128 bits) to double rounds monotonically.

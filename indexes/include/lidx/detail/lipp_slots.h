@@ -30,19 +30,6 @@
 namespace lidx {
 namespace detail {
 
-// The distinct build keys, the first position of each, and n (the answer
-// past the last key).
-template <typename K>
-struct DistinctInput {
-  const K* keys;
-  const uint32_t* pos;
-  size_t count;
-  size_t n;
-  uint32_t PosAt(size_t i) const {
-    return i < count ? pos[i] : static_cast<uint32_t>(n);
-  }
-};
-
 // slot = slope * (key - base) + intercept, over `num_items` slots.
 struct SlotModel {
   double slope = 0;
