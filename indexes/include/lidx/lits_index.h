@@ -66,8 +66,6 @@ class LitsIndex final : public Index<K> {
   }
   BuildStats Stats() const override { return lits_.Stats(); }
 
-  const Lits& lits() const { return lits_; }
-
  private:
   static void Encode(K k, char* out) {
     for (size_t i = 0; i < sizeof(K); ++i) {

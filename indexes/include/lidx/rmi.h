@@ -128,8 +128,6 @@ class RmiIndex : public Index<K> {
   }
   // The root in use (cubic falls back to linear_spline when not monotone).
   Root RootKind() const { return root_; }
-  size_t NumLeaves() const { return leaves_.size(); }
-  const Leaf& LeafAt(size_t i) const { return leaves_[i]; }
 
   Status Build(const K* keys, size_t n, const uint32_t*) override {
     detail::BuildClock clock;
