@@ -106,10 +106,8 @@ class AlexIndex final : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(n_);
-    w.Pod<uint32_t>(root_);
-    w.Pod<uint64_t>(max_level_);
-    w.Pod<uint64_t>(inners_.size());
+    w.Pods<uint64_t, uint32_t, uint64_t, uint64_t>(n_, root_, max_level_,
+        inners_.size());
     for (const Inner& in : inners_) {
       WriteModel(&w, in.model);
       w.Pod(in.fanout);
@@ -121,9 +119,7 @@ class AlexIndex final : public Index<K> {
       WriteModel(&w, d.model);
       w.Pod(d.capacity);
       w.Pod(d.end_pos);
-      w.Vector(d.keys);
-      w.Vector(d.pos);
-      w.Vector(d.occupied);
+      w.Vectors(d.keys, d.pos, d.occupied);
     }
     w.Stats(stats_);
   }
@@ -135,16 +131,17 @@ class AlexIndex final : public Index<K> {
     t.data_.clear();
     uint64_t n = 0, level = 0, count = 0;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&n, "n");
-    if (s.ok()) s = r.Pod(&t.root_, "root");
-    if (s.ok()) s = r.Pod(&level, "levels");
-    if (s.ok()) s = r.Pod(&count, "inner count");
+    if (s.ok()) {
+      s = r.Pods({"n", "root", "levels", "inner count"}, &n, &t.root_, &level,
+                 &count);
+    }
     if (s.ok() && count > r.remaining()) s = detail::Reader::Corrupt("inners");
     if (s.ok()) t.inners_.resize(count);
     for (Inner& x : t.inners_) {
       if (s.ok()) s = ReadModel(&r, &x.model);
-      if (s.ok()) s = r.Pod(&x.fanout, "fanout");
-      if (s.ok()) s = r.Pod(&x.first_child, "first child");
+      if (s.ok()) {
+        s = r.Pods({"fanout", "first child"}, &x.fanout, &x.first_child);
+      }
     }
     if (s.ok()) s = r.Vector(&t.children_, "children");
     if (s.ok()) s = r.Pod(&count, "data count");
@@ -152,11 +149,11 @@ class AlexIndex final : public Index<K> {
     if (s.ok()) t.data_.resize(count);
     for (Data& d : t.data_) {
       if (s.ok()) s = ReadModel(&r, &d.model);
-      if (s.ok()) s = r.Pod(&d.capacity, "capacity");
-      if (s.ok()) s = r.Pod(&d.end_pos, "end pos");
-      if (s.ok()) s = r.Vector(&d.keys, "keys");
-      if (s.ok()) s = r.Vector(&d.pos, "positions");
-      if (s.ok()) s = r.Vector(&d.occupied, "bitmap");
+      if (s.ok()) s = r.Pods({"capacity", "end pos"}, &d.capacity, &d.end_pos);
+      if (s.ok()) {
+        s = r.Vectors({"keys", "positions", "bitmap"}, &d.keys, &d.pos,
+                      &d.occupied);
+      }
     }
     if (s.ok()) s = r.Stats(&t.stats_);
     if (s.ok()) s = r.Finish();
@@ -226,8 +223,7 @@ class AlexIndex final : public Index<K> {
   }
   static Status ReadModel(detail::Reader* r, Model* m) {
     Status s = r->Pod(&m->slope, "slope");
-    if (s.ok()) s = r->Pod(&m->intercept, "intercept");
-    if (s.ok()) s = r->Pod(&m->base, "base");
+    if (s.ok()) s = r->Pods({"intercept", "base"}, &m->intercept, &m->base);
     if (s.ok() && !(std::isfinite(m->slope) && std::isfinite(m->intercept))) {
       s = detail::Reader::Corrupt("alex model");
     }

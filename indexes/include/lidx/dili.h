@@ -99,10 +99,8 @@ class DiliIndex final : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(n_);
-    w.Pod<uint64_t>(root_);
-    w.Pod<uint64_t>(max_level_);
-    w.Pod<uint64_t>(inners_.size());
+    w.Pods<uint64_t, uint64_t, uint64_t, uint64_t>(n_, root_, max_level_,
+        inners_.size());
     for (const Inner& in : inners_) {
       w.Pod(in.base);
       w.Pod(in.scale);
@@ -120,17 +118,17 @@ class DiliIndex final : public Index<K> {
     t.inners_.clear();
     uint64_t n = 0, level = 0, count = 0;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&n, "n");
-    if (s.ok()) s = r.Pod(&t.root_, "root");
-    if (s.ok()) s = r.Pod(&level, "levels");
-    if (s.ok()) s = r.Pod(&count, "inner count");
+    if (s.ok()) {
+      s = r.Pods({"n", "root", "levels", "inner count"}, &n, &t.root_, &level,
+                 &count);
+    }
     if (s.ok() && count > r.remaining()) s = detail::Reader::Corrupt("inners");
     if (s.ok()) t.inners_.resize(count);
     for (Inner& x : t.inners_) {
-      if (s.ok()) s = r.Pod(&x.base, "base");
-      if (s.ok()) s = r.Pod(&x.scale, "scale");
-      if (s.ok()) s = r.Pod(&x.fanout, "fanout");
-      if (s.ok()) s = r.Pod(&x.first_child, "first child");
+      if (s.ok()) {
+        s = r.Pods({"base", "scale", "fanout", "first child"}, &x.base,
+                   &x.scale, &x.fanout, &x.first_child);
+      }
     }
     if (s.ok()) s = r.Vector(&t.children_, "children");
     if (s.ok()) s = t.slots_.Read(&r, n);

@@ -63,8 +63,7 @@ class FenceIndex final : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(entries_);
-    w.Pod<uint64_t>(n_);
+    w.Pods<uint64_t, uint64_t>(entries_, n_);
     w.Vector(fences_);
     w.Stats(stats_);
   }
@@ -75,8 +74,7 @@ class FenceIndex final : public Index<K> {
     std::vector<K> fences;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&entries, "entries");
-    if (s.ok()) s = r.Pod(&n, "n");
+    if (s.ok()) s = r.Pods({"entries", "n"}, &entries, &n);
     if (s.ok()) s = r.Vector(&fences, "fences");
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();

@@ -135,8 +135,7 @@ class FitingTreeIndex final : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(error_);
-    w.Pod<uint64_t>(fanout_);
+    w.Pods<uint64_t, uint64_t>(error_, fanout_);
     detail::LineCore<K> core = core_;
     std::vector<K> ends;
     for (const auto& seg : segments_) {
@@ -155,8 +154,7 @@ class FitingTreeIndex final : public Index<K> {
     detail::LineCore<K> core;
     std::vector<K> ends;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&error, "error");
-    if (s.ok()) s = r.Pod(&fanout, "fanout");
+    if (s.ok()) s = r.Pods({"error", "fanout"}, &error, &fanout);
     if (s.ok()) s = core.Deserialize(&r);
     if (s.ok()) s = r.Vector(&ends, "segment last keys");
     if (s.ok()) s = r.Stats(&st);

@@ -137,20 +137,12 @@ class Lits final : public StringIndex {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<char>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(cnode_size_);
-    w.Pod<uint64_t>(scale_);
-    w.Pod<uint64_t>(hpt_.ps_bits);
-    w.Pod<uint64_t>(hpt_.fc_bits);
-    w.Pod<double>(trie_gpkl_);
-    w.Pod<uint64_t>(n_);
-    w.Pod<uint64_t>(levels_);
-    w.Vector(bytes_);
-    w.Vector(offs_);
-    w.Vector(pos_);
+    w.Pods<uint64_t, uint64_t, uint64_t, uint64_t, double, uint64_t, uint64_t>(
+        cnode_size_, scale_, hpt_.ps_bits, hpt_.fc_bits, trie_gpkl_, n_,
+        levels_);
+    w.Vectors(bytes_, offs_, pos_);
     hpt_.WriteTables(&w);
-    w.Vector(nodes_);
-    w.Vector(items_);
-    w.Vector(labels_);
+    w.Vectors(nodes_, items_, labels_);
     w.Stats(stats_);
   }
 
@@ -158,20 +150,21 @@ class Lits final : public StringIndex {
     detail::Reader r(in);
     Lits t;
     Status s = r.Header<char>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&t.cnode_size_, "cnode_size");
-    if (s.ok()) s = r.Pod(&t.scale_, "scale");
-    if (s.ok()) s = r.Pod(&t.hpt_.ps_bits, "ps_bits");
-    if (s.ok()) s = r.Pod(&t.hpt_.fc_bits, "fc_bits");
-    if (s.ok()) s = r.Pod(&t.trie_gpkl_, "trie_gpkl");
-    if (s.ok()) s = r.Pod(&t.n_, "n");
-    if (s.ok()) s = r.Pod(&t.levels_, "levels");
-    if (s.ok()) s = r.Vector(&t.bytes_, "bytes");
-    if (s.ok()) s = r.Vector(&t.offs_, "offsets");
-    if (s.ok()) s = r.Vector(&t.pos_, "positions");
+    if (s.ok()) {
+      s = r.Pods({"cnode_size", "scale", "ps_bits", "fc_bits", "trie_gpkl", "n",
+                  "levels"},
+                 &t.cnode_size_, &t.scale_, &t.hpt_.ps_bits, &t.hpt_.fc_bits,
+                 &t.trie_gpkl_, &t.n_, &t.levels_);
+    }
+    if (s.ok()) {
+      s = r.Vectors({"bytes", "offsets", "positions"}, &t.bytes_, &t.offs_,
+                    &t.pos_);
+    }
     if (s.ok()) s = t.hpt_.ReadTables(&r);
-    if (s.ok()) s = r.Vector(&t.nodes_, "nodes");
-    if (s.ok()) s = r.Vector(&t.items_, "items");
-    if (s.ok()) s = r.Vector(&t.labels_, "labels");
+    if (s.ok()) {
+      s = r.Vectors({"nodes", "items", "labels"}, &t.nodes_, &t.items_,
+                    &t.labels_);
+    }
     if (s.ok()) s = r.Stats(&t.stats_);
     if (s.ok()) s = r.Finish();
     if (!s.ok()) return s;

@@ -188,13 +188,8 @@ class PgmIndex final : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(eps_);
-    w.Pod<uint64_t>(eps_rec_);
-    w.Pod<uint64_t>(n_);
-    w.Pod<K>(last_key_);
-    w.Vector(errs_);
-    w.Vector(off_);
-    w.Vector(segs_);
+    w.Pods<uint64_t, uint64_t, uint64_t, K>(eps_, eps_rec_, n_, last_key_);
+    w.Vectors(errs_, off_, segs_);
     w.Stats(stats_);
   }
 
@@ -207,13 +202,14 @@ class PgmIndex final : public Index<K> {
     std::vector<Seg> segs;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&eps, "epsilon");
-    if (s.ok()) s = r.Pod(&eps_rec, "epsilon_recursive");
-    if (s.ok()) s = r.Pod(&n, "n");
-    if (s.ok()) s = r.Pod(&last, "last key");
-    if (s.ok()) s = r.Vector(&errs, "level errors");
-    if (s.ok()) s = r.Vector(&off, "level offsets");
-    if (s.ok()) s = r.Vector(&segs, "segments");
+    if (s.ok()) {
+      s = r.Pods({"epsilon", "epsilon_recursive", "n", "last key"}, &eps,
+                 &eps_rec, &n, &last);
+    }
+    if (s.ok()) {
+      s = r.Vectors({"level errors", "level offsets", "segments"}, &errs, &off,
+                    &segs);
+    }
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();
     if (!s.ok()) return s;

@@ -80,9 +80,7 @@ class PlexIndex final : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(eps_);
-    w.Pod<uint32_t>(bits_);
-    w.Pod<uint32_t>(leaf_);
+    w.Pods<uint64_t, uint32_t, uint32_t>(eps_, bits_, leaf_);
     spline_.Serialize(&w);
     w.Stats(stats_);
   }
@@ -94,9 +92,10 @@ class PlexIndex final : public Index<K> {
     detail::SplineCore<K> spline;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&eps, "epsilon");
-    if (s.ok()) s = r.Pod(&bits, "tree bits");
-    if (s.ok()) s = r.Pod(&leaf, "tree leaf size");
+    if (s.ok()) {
+      s = r.Pods({"epsilon", "tree bits", "tree leaf size"}, &eps, &bits,
+                 &leaf);
+    }
     if (s.ok()) s = spline.Deserialize(&r);
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();

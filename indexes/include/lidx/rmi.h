@@ -173,19 +173,12 @@ class RmiIndex : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(leaves_knob_);
-    w.Pod<uint32_t>(static_cast<uint32_t>(root_knob_));
-    w.Pod<uint64_t>(root_bits_);
-    w.Pod<uint64_t>(n_);
-    w.Pod<K>(first_);
-    w.Pod<K>(last_);
-    w.Pod<uint32_t>(static_cast<uint32_t>(root_));
-    w.Pod<uint32_t>(flip_);
+    w.Pods<uint64_t, uint32_t, uint64_t, uint64_t, K, K, uint32_t, uint32_t>(
+        leaves_knob_, static_cast<uint32_t>(root_knob_), root_bits_, n_, first_,
+        last_, static_cast<uint32_t>(root_), flip_);
     for (double c : c_) w.Pod<double>(c);
-    w.Pod<uint32_t>(radix_shift_);
-    w.Pod<uint64_t>(radix_base_);
-    w.Vector(table_);
-    w.Vector(leaves_);
+    w.Pods<uint32_t, uint64_t>(radix_shift_, radix_base_);
+    w.Vectors(table_, leaves_);
     w.Stats(stats_);
   }
 
@@ -199,19 +192,14 @@ class RmiIndex : public Index<K> {
     std::vector<Leaf> leaves;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&knob, "leaves knob");
-    if (s.ok()) s = r.Pod(&root_knob, "root knob");
-    if (s.ok()) s = r.Pod(&bits, "root bits");
-    if (s.ok()) s = r.Pod(&n, "n");
-    if (s.ok()) s = r.Pod(&first, "first key");
-    if (s.ok()) s = r.Pod(&last, "last key");
-    if (s.ok()) s = r.Pod(&root, "root kind");
-    if (s.ok()) s = r.Pod(&flip, "cubic orientation");
+    if (s.ok()) {
+      s = r.Pods({"leaves knob", "root knob", "root bits", "n", "first key",
+                  "last key", "root kind", "cubic orientation"},
+                 &knob, &root_knob, &bits, &n, &first, &last, &root, &flip);
+    }
     for (int i = 0; s.ok() && i < 5; ++i) s = r.Pod(&c[i], "root coefficients");
-    if (s.ok()) s = r.Pod(&shift, "radix shift");
-    if (s.ok()) s = r.Pod(&base, "radix base");
-    if (s.ok()) s = r.Vector(&table, "radix table");
-    if (s.ok()) s = r.Vector(&leaves, "leaves");
+    if (s.ok()) s = r.Pods({"radix shift", "radix base"}, &shift, &base);
+    if (s.ok()) s = r.Vectors({"radix table", "leaves"}, &table, &leaves);
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();
     if (!s.ok()) return s;

@@ -72,8 +72,7 @@ class RadixSplineIndex final : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(eps_);
-    w.Pod<uint64_t>(radix_bits_);
+    w.Pods<uint64_t, uint64_t>(eps_, radix_bits_);
     spline_.Serialize(&w);
     w.Stats(stats_);
   }
@@ -84,8 +83,7 @@ class RadixSplineIndex final : public Index<K> {
     detail::SplineCore<K> spline;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&eps, "epsilon");
-    if (s.ok()) s = r.Pod(&bits, "radix_bits");
+    if (s.ok()) s = r.Pods({"epsilon", "radix_bits"}, &eps, &bits);
     if (s.ok()) s = spline.Deserialize(&r);
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();

@@ -167,9 +167,7 @@ struct SplineCore {
   }
 
   void Serialize(Writer* w) const {
-    w->Pod<uint64_t>(n);
-    w->Pod<int64_t>(err.lo);
-    w->Pod<int64_t>(err.hi);
+    w->Pods<uint64_t, int64_t, int64_t>(n, err.lo, err.hi);
     w->Vector(knots);
   }
 
@@ -178,8 +176,7 @@ struct SplineCore {
     Errors e;
     std::vector<Knot<K>> k;
     Status st = r->Pod(&num, "n");
-    if (st.ok()) st = r->Pod(&e.lo, "error below");
-    if (st.ok()) st = r->Pod(&e.hi, "error above");
+    if (st.ok()) st = r->Pods({"error below", "error above"}, &e.lo, &e.hi);
     if (st.ok()) st = r->Vector(&k, "spline knots");
     if (st.ok()) st = CheckStoredPoints(num, e, k, "spline knots");
     if (!st.ok()) return st;
