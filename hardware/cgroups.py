@@ -374,11 +374,6 @@ class Backend:
         return cg
 
 
-def cgroup_version_of(path):
-    """'cgroup-v2' or 'cgroup-v1', by the files a cgroup directory holds."""
-    return "cgroup-v2" if os.path.exists(os.path.join(path, "cgroup.controllers")) else "cgroup-v1"
-
-
 def choose_backend(host=None, parent=None, fs=None, prefer=None, swap_total=0):
     """The backend for this host: cgroup v2 where the memory controller is
     available to our cgroup, else the v1 memory hierarchy, else None.

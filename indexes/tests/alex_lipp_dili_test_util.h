@@ -283,6 +283,56 @@ void CheckGuardFailsBuildOverMemoryOrDepth(Dist deep) {
   EXPECT_NE(s.message().find("max_depth"), std::string::npos) << s.message();
 }
 
+// The contract every exact index keeps, as one typed suite: a test file
+// instantiates it with ExactIndex<TheIndex, a shape it needs depth for>.
+template <template <typename> class I, Dist kDeep>
+struct ExactIndex {
+  template <typename K>
+  using Idx = I<K>;
+  static constexpr Dist kDeepShape = kDeep;
+};
+
+template <typename T>
+class ExactIndexContract : public ::testing::Test {};
+TYPED_TEST_SUITE_P(ExactIndexContract);
+
+TYPED_TEST_P(ExactIndexContract, ExactLowerBoundOnEveryShape) {
+  CheckAllShapes<TypeParam::template Idx>({});
+}
+
+TYPED_TEST_P(ExactIndexContract, ExactOnWideKeys) {
+  CheckWideKeys<TypeParam::template Idx>({});
+}
+
+TYPED_TEST_P(ExactIndexContract, SerializeRoundTrip) {
+  CheckRoundTrip<TypeParam::template Idx>(Dist::kClustered, 20000, 11);
+  CheckRoundTrip<TypeParam::template Idx>(Dist::kUniform, 0, 12);
+}
+
+TYPED_TEST_P(ExactIndexContract, MemoryMatchesAllocator) {
+  CheckMemory<TypeParam::template Idx>(Dist::kLognormal, 50000, 13);
+  CheckMemory<TypeParam::template Idx>(Dist::kDense, 1, 13);
+}
+
+TYPED_TEST_P(ExactIndexContract, RejectsUnknownKnobByName) {
+  CheckRejectsBadKnobs<TypeParam::template Idx>();
+}
+
+TYPED_TEST_P(ExactIndexContract, RejectsUnsortedKeys) {
+  CheckRejectsUnsortedKeys<TypeParam::template Idx>();
+}
+
+TYPED_TEST_P(ExactIndexContract, GuardFailsBuildOverMemoryOrDepth) {
+  CheckGuardFailsBuildOverMemoryOrDepth<TypeParam::template Idx>(
+      TypeParam::kDeepShape);
+}
+
+REGISTER_TYPED_TEST_SUITE_P(ExactIndexContract, ExactLowerBoundOnEveryShape,
+                            ExactOnWideKeys, SerializeRoundTrip,
+                            MemoryMatchesAllocator, RejectsUnknownKnobByName,
+                            RejectsUnsortedKeys,
+                            GuardFailsBuildOverMemoryOrDepth);
+
 }  // namespace exact_test
 
 #endif  // LIDX_TESTS_ALEX_LIPP_DILI_TEST_UTIL_H_

@@ -9,21 +9,8 @@ namespace {
 
 using lidx::AlexIndex;
 
-TEST(Alex, ExactLowerBoundOnEveryShape) {
-  CheckAllShapes<AlexIndex>({});
+TEST(Alex, ExactOnEveryShapeWithSmallNodes) {
   CheckAllShapes<AlexIndex>({{"max_data_node_bytes", "1024"}});
-}
-
-TEST(Alex, ExactOnWideKeys) { CheckWideKeys<AlexIndex>({}); }
-
-TEST(Alex, SerializeRoundTrip) {
-  CheckRoundTrip<AlexIndex>(Dist::kClustered, 20000, 11);
-  CheckRoundTrip<AlexIndex>(Dist::kUniform, 0, 12);
-}
-
-TEST(Alex, MemoryMatchesAllocator) {
-  CheckMemory<AlexIndex>(Dist::kLognormal, 50000, 13);
-  CheckMemory<AlexIndex>(Dist::kDense, 1, 13);
 }
 
 // The node-size knob bounds every data node: a small limit forces many data
@@ -48,13 +35,10 @@ TEST(Alex, FullDensityHasNoGapsAndStaysExact) {
   CheckAllShapes<AlexIndex>({{"init_density", "1"}, {"max_data_node_bytes", "2048"}});
 }
 
-TEST(Alex, RejectsUnknownKnobByName) { CheckRejectsBadKnobs<AlexIndex>(); }
-
-TEST(Alex, RejectsUnsortedKeys) { CheckRejectsUnsortedKeys<AlexIndex>(); }
-
-TEST(Alex, GuardFailsBuildOverMemoryOrDepth) {
-  CheckGuardFailsBuildOverMemoryOrDepth<AlexIndex>(Dist::kClustered);
-}
+// The shared contract; the Dist is a shape max_depth 1 cannot hold.
+using AlexKind = ExactIndex<AlexIndex, Dist::kClustered>;
+INSTANTIATE_TYPED_TEST_SUITE_P(Alex, ExactIndexContract,
+                               ::testing::Types<AlexKind>);
 
 }  // namespace
 }  // namespace exact_test

@@ -9,20 +9,6 @@ namespace {
 
 using lidx::DiliIndex;
 
-TEST(Dili, ExactLowerBoundOnEveryShape) { CheckAllShapes<DiliIndex>({}); }
-
-TEST(Dili, ExactOnWideKeys) { CheckWideKeys<DiliIndex>({}); }
-
-TEST(Dili, SerializeRoundTrip) {
-  CheckRoundTrip<DiliIndex>(Dist::kClustered, 20000, 11);
-  CheckRoundTrip<DiliIndex>(Dist::kUniform, 0, 12);
-}
-
-TEST(Dili, MemoryMatchesAllocator) {
-  CheckMemory<DiliIndex>(Dist::kLognormal, 50000, 13);
-  CheckMemory<DiliIndex>(Dist::kDense, 1, 13);
-}
-
 // The BU-tree gives a multi-level DILI on a large key set: there are inner
 // nodes above the leaves, and the leaves hold few keys each on average.
 TEST(Dili, BottomUpThenTopDownMakesATree) {
@@ -42,13 +28,10 @@ TEST(Dili, LeafConflictsBecomeChildLeaves) {
   CheckAllShapes<DiliIndex>({{"leaf_expand", "1"}});
 }
 
-TEST(Dili, RejectsUnknownKnobByName) { CheckRejectsBadKnobs<DiliIndex>(); }
-
-TEST(Dili, RejectsUnsortedKeys) { CheckRejectsUnsortedKeys<DiliIndex>(); }
-
-TEST(Dili, GuardFailsBuildOverMemoryOrDepth) {
-  CheckGuardFailsBuildOverMemoryOrDepth<DiliIndex>(Dist::kUniform);
-}
+// The shared contract; the Dist is a shape max_depth 1 cannot hold.
+using DiliKind = ExactIndex<DiliIndex, Dist::kUniform>;
+INSTANTIATE_TYPED_TEST_SUITE_P(Dili, ExactIndexContract,
+                               ::testing::Types<DiliKind>);
 
 }  // namespace
 }  // namespace exact_test

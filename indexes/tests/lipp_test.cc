@@ -9,20 +9,6 @@ namespace {
 
 using lidx::LippIndex;
 
-TEST(Lipp, ExactLowerBoundOnEveryShape) { CheckAllShapes<LippIndex>({}); }
-
-TEST(Lipp, ExactOnWideKeys) { CheckWideKeys<LippIndex>({}); }
-
-TEST(Lipp, SerializeRoundTrip) {
-  CheckRoundTrip<LippIndex>(Dist::kClustered, 20000, 11);
-  CheckRoundTrip<LippIndex>(Dist::kUniform, 0, 12);
-}
-
-TEST(Lipp, MemoryMatchesAllocator) {
-  CheckMemory<LippIndex>(Dist::kLognormal, 50000, 13);
-  CheckMemory<LippIndex>(Dist::kDense, 1, 13);
-}
-
 // FMCD on evenly spaced keys finds conflict degree 1: every key gets its own
 // root slot, so there is one node and no descent at all.
 TEST(Lipp, DenseKeysNeedNoChildNodes) {
@@ -42,13 +28,10 @@ TEST(Lipp, ConflictsBecomeChildNodes) {
   EXPECT_GT(idx->Stats().levels, 1u);
 }
 
-TEST(Lipp, RejectsUnknownKnobByName) { CheckRejectsBadKnobs<LippIndex>(); }
-
-TEST(Lipp, RejectsUnsortedKeys) { CheckRejectsUnsortedKeys<LippIndex>(); }
-
-TEST(Lipp, GuardFailsBuildOverMemoryOrDepth) {
-  CheckGuardFailsBuildOverMemoryOrDepth<LippIndex>(Dist::kClustered);
-}
+// The shared contract; the Dist is a shape max_depth 1 cannot hold.
+using LippKind = ExactIndex<LippIndex, Dist::kClustered>;
+INSTANTIATE_TYPED_TEST_SUITE_P(Lipp, ExactIndexContract,
+                               ::testing::Types<LippKind>);
 
 }  // namespace
 }  // namespace exact_test

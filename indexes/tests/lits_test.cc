@@ -16,6 +16,8 @@
 #include "datasets.h"
 #include "harness.h"
 #include "lidx/lits.h"
+#include "lidx/lits_index.h"
+#include "lidx/string_registry.h"
 
 namespace lidx_test {
 namespace {

@@ -38,7 +38,6 @@
 #define LIDX_ALEX_H_
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -73,31 +72,21 @@ class AlexIndex final : public Index<K> {
 
   // On failure the index is left empty (every Search() answers 0).
   Status Build(const K* keys, size_t n, const uint32_t*) override {
-    auto t0 = std::chrono::steady_clock::now();
-    std::vector<K> dk;
-    std::vector<uint32_t> dp;
-    Status s = detail::DistinctKeys(keys, n, &dk, &dp);
-    if (!s.ok()) {
-      Reset();
-      return Status::Error("alex: " + s.message());
-    }
-    Clear();
-    n_ = n;
-    Builder b{this, dk.data(), dp.data(), dk.size(),
-              detail::BuildBudget(max_memory_mb_, max_depth_, n)};
-    s = b.Node(0, dk.size(), 1, &root_);
-    if (!s.ok()) {
-      Reset();
-      return s;
-    }
-    detail::ShrinkToFit(&inners_);
-    detail::ShrinkToFit(&children_);
-    detail::ShrinkToFit(&data_);
-    stats_ = BuildStats{n, data_.size(), max_level_, 0};
-    stats_.build_seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count();
-    return Status::OK();
+    auto build = [&](const detail::DistinctInput<K>& in,
+                     detail::BuildBudget* budget) {
+      Clear();
+      n_ = n;
+      Builder b{this, in, *budget};
+      Status s = b.Node(0, in.count, 1, &root_);
+      if (!s.ok()) return s;
+      detail::ShrinkToFit(&inners_);
+      detail::ShrinkToFit(&children_);
+      detail::ShrinkToFit(&data_);
+      stats_ = BuildStats{n, data_.size(), max_level_, 0};
+      return Status::OK();
+    };
+    return detail::BuildExact<K>("alex", keys, n, max_memory_mb_, max_depth_,
+                                 &stats_, build, [this] { Reset(); });
   }
 
   Bound Search(K q) const override {
@@ -107,8 +96,9 @@ class AlexIndex final : public Index<K> {
       ref = children_[in.first_child + Slot(in.model, q, in.fanout)];
     }
     const Data& d = data_[ref & ~kDataBit];
-    size_t s = ExpSearch(d.keys.data(), d.capacity,
-                         Slot(d.model, q, d.capacity), q);
+    // ALEX's data node search: exponential from the predicted slot.
+    Bound from{0, Slot(d.model, q, d.capacity), d.capacity};
+    size_t s = LastMile(d.keys.data(), from, q, LastMileKind::kExponential);
     size_t p = s < d.capacity ? d.pos[s] : d.end_pos;
     return Bound{p, p, p};
   }
@@ -116,10 +106,8 @@ class AlexIndex final : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(n_);
-    w.Pod<uint32_t>(root_);
-    w.Pod<uint64_t>(max_level_);
-    w.Pod<uint64_t>(inners_.size());
+    w.Pods<uint64_t, uint32_t, uint64_t, uint64_t>(n_, root_, max_level_,
+        inners_.size());
     for (const Inner& in : inners_) {
       WriteModel(&w, in.model);
       w.Pod(in.fanout);
@@ -131,9 +119,7 @@ class AlexIndex final : public Index<K> {
       WriteModel(&w, d.model);
       w.Pod(d.capacity);
       w.Pod(d.end_pos);
-      w.Vector(d.keys);
-      w.Vector(d.pos);
-      w.Vector(d.occupied);
+      w.Vectors(d.keys, d.pos, d.occupied);
     }
     w.Stats(stats_);
   }
@@ -145,16 +131,17 @@ class AlexIndex final : public Index<K> {
     t.data_.clear();
     uint64_t n = 0, level = 0, count = 0;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&n, "n");
-    if (s.ok()) s = r.Pod(&t.root_, "root");
-    if (s.ok()) s = r.Pod(&level, "levels");
-    if (s.ok()) s = r.Pod(&count, "inner count");
+    if (s.ok()) {
+      s = r.Pods({"n", "root", "levels", "inner count"}, &n, &t.root_, &level,
+                 &count);
+    }
     if (s.ok() && count > r.remaining()) s = detail::Reader::Corrupt("inners");
     if (s.ok()) t.inners_.resize(count);
     for (Inner& x : t.inners_) {
       if (s.ok()) s = ReadModel(&r, &x.model);
-      if (s.ok()) s = r.Pod(&x.fanout, "fanout");
-      if (s.ok()) s = r.Pod(&x.first_child, "first child");
+      if (s.ok()) {
+        s = r.Pods({"fanout", "first child"}, &x.fanout, &x.first_child);
+      }
     }
     if (s.ok()) s = r.Vector(&t.children_, "children");
     if (s.ok()) s = r.Pod(&count, "data count");
@@ -162,11 +149,11 @@ class AlexIndex final : public Index<K> {
     if (s.ok()) t.data_.resize(count);
     for (Data& d : t.data_) {
       if (s.ok()) s = ReadModel(&r, &d.model);
-      if (s.ok()) s = r.Pod(&d.capacity, "capacity");
-      if (s.ok()) s = r.Pod(&d.end_pos, "end pos");
-      if (s.ok()) s = r.Vector(&d.keys, "keys");
-      if (s.ok()) s = r.Vector(&d.pos, "positions");
-      if (s.ok()) s = r.Vector(&d.occupied, "bitmap");
+      if (s.ok()) s = r.Pods({"capacity", "end pos"}, &d.capacity, &d.end_pos);
+      if (s.ok()) {
+        s = r.Vectors({"keys", "positions", "bitmap"}, &d.keys, &d.pos,
+                      &d.occupied);
+      }
     }
     if (s.ok()) s = r.Stats(&t.stats_);
     if (s.ok()) s = r.Finish();
@@ -225,236 +212,9 @@ class AlexIndex final : public Index<K> {
     return static_cast<uint32_t>(v);
   }
 
-  // First slot in [0, size) with key >= q, or size; starts at `p` and
-  // doubles its step outwards, as ALEX's data node search does.
-  static size_t ExpSearch(const K* keys, size_t size, size_t p, K q) {
-    size_t lo, hi;
-    if (keys[p] < q) {
-      lo = p + 1;
-      size_t step = 1;
-      while (lo + step - 1 < size && keys[lo + step - 1] < q) {
-        lo += step;
-        step <<= 1;
-      }
-      hi = std::min(size, lo + step - 1);
-    } else {
-      hi = p;
-      size_t step = 1;
-      while (hi >= step && !(keys[hi - step] < q)) {
-        hi -= step;
-        step <<= 1;
-      }
-      lo = hi >= step ? hi - step + 1 : 0;
-    }
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (keys[mid] < q) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
-  }
-
-  // Bulk loading. Recursive: depth is bounded by max_depth.
-  struct Builder {
-    AlexIndex* idx;
-    const K* keys;
-    const uint32_t* pos;
-    size_t count;
-    detail::BuildBudget budget;
-
-    uint32_t PosAt(size_t i) const {
-      return i < count ? pos[i] : static_cast<uint32_t>(idx->n_);
-    }
-    size_t Capacity(size_t m) const {
-      size_t c = static_cast<size_t>(std::ceil(m / idx->init_density_));
-      return std::max(c, std::max<size_t>(m, 1));
-    }
-    size_t DataBytes(size_t m) const {
-      size_t c = Capacity(m);
-      return c * (sizeof(K) + sizeof(uint32_t)) + (c + 63) / 64 * 8;
-    }
-    static size_t SampleStep(size_t m) {
-      return std::max<size_t>(1, m / kMaxSamples);
-    }
-
-    // Least-squares rank model of keys[b, e) (rank 0 at keys[b]), on a
-    // sample for large nodes; *rmse is its error in ranks.
-    Model FitRanks(size_t b, size_t e, double* rmse) const {
-      detail::LineFit fit;
-      size_t step = SampleStep(e - b);
-      for (size_t i = b; i < e; i += step) {
-        fit.Add(detail::KeyOffsetL(keys[i], keys[b]),
-                static_cast<long double>(i - b));
-      }
-      Model m;
-      m.base = keys[b];
-      m.slope = static_cast<double>(fit.Slope());
-      m.intercept = static_cast<double>(fit.Intercept());
-      *rmse = fit.n > 0 ? std::sqrt(static_cast<double>(fit.Sse() / fit.n)) : 0;
-      return m;
-    }
-
-    // The rank model stretched onto `slots` slots; falls back to the line
-    // through the end keys if the fit is unusable (it must be increasing for
-    // lookups to be monotone).
-    Model Scaled(const Model& rm, size_t b, size_t e, size_t slots) const {
-      size_t m = e - b;
-      double scale = static_cast<double>(slots) / static_cast<double>(m);
-      Model s{rm.slope * scale, rm.intercept * scale, rm.base};
-      if (!(s.slope > 0) || !std::isfinite(s.slope) ||
-          !std::isfinite(s.intercept)) {
-        double span = detail::KeyOffset(keys[e - 1], keys[b]);
-        s.slope = span > 0 ? static_cast<double>(slots - 1) / span : 0;
-        s.intercept = 0;
-      }
-      return s;
-    }
-
-    // Expected cost of splitting keys[b, e) into `f` children, in search
-    // steps per key (see the header comment).
-    double SplitCost(size_t b, size_t e, const Model& rm, size_t f) const {
-      size_t m = e - b, step = SampleStep(m);
-      Model im = Scaled(rm, b, e, f);
-      size_t max_keys = Capacity(m);  // any key count whose array fits
-      while (max_keys > 1 && DataBytes(max_keys) > idx->max_data_node_bytes_) {
-        max_keys /= 2;
-      }
-      double cost = 0, samples = 0, nodes = 0;
-      uint32_t cur = UINT32_MAX;
-      double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
-      size_t first = b;
-      auto flush = [&](size_t end) {
-        if (n == 0) return;
-        double cxx = sxx - sx * sx / n, cxy = sxy - sx * sy / n;
-        double sse = syy - sy * sy / n - (cxx > 0 ? cxy * cxy / cxx : 0);
-        double rmse = sse > 0 ? std::sqrt(sse / n) : 0;
-        cost += n * (std::log2(1 + rmse) + (end - first > max_keys ? 1 : 0));
-        samples += n;
-        nodes += 1;
-      };
-      for (size_t i = b; i < e; i += step) {
-        uint32_t c = Slot(im, keys[i], static_cast<uint32_t>(f));
-        if (c != cur) {
-          flush(i);
-          cur = c;
-          first = i;
-          n = sx = sy = sxx = sxy = syy = 0;
-        }
-        double x = detail::KeyOffset(keys[i], keys[first]);
-        double y = static_cast<double>(i - first);
-        n += 1;
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-        syy += y * y;
-      }
-      flush(e);
-      double bytes = (nodes + 1) * kNodeOverheadBytes + f * sizeof(uint32_t);
-      return 1 + cost / samples + kSizeWeight * bytes * count / m;
-    }
-
-    Status Node(size_t b, size_t e, size_t depth, uint32_t* ref) {
-      if (!budget.DepthOk(depth)) return budget.DepthError("alex");
-      idx->max_level_ = std::max(idx->max_level_, depth);
-      size_t m = e - b;
-      if (m == 0) return MakeData(b, e, Model{}, ref);
-      double rmse;
-      Model rm = FitRanks(b, e, &rmse);
-      bool fits = DataBytes(m) <= idx->max_data_node_bytes_;
-      if (fits && m <= 16) return MakeData(b, e, rm, ref);
-      double best = std::numeric_limits<double>::infinity();
-      size_t best_f = 2;
-      for (size_t f = 2; f <= std::min<size_t>(m, size_t{1} << 20); f *= 2) {
-        double c = SplitCost(b, e, rm, f);
-        if (c < best) {
-          best = c;
-          best_f = f;
-        }
-      }
-      double data_cost =
-          std::log2(1 + rmse) + kSizeWeight * kNodeOverheadBytes * count / m;
-      if (fits && data_cost <= best) return MakeData(b, e, rm, ref);
-      return MakeInner(b, e, depth, rm, best_f, ref);
-    }
-
-    Status MakeInner(size_t b, size_t e, size_t depth, const Model& rm,
-                     size_t f, uint32_t* ref) {
-      if (!budget.Charge(sizeof(Inner) + f * sizeof(uint32_t))) {
-        return budget.MemoryError("alex");
-      }
-      size_t m = e - b;
-      Inner in;
-      in.model = Scaled(rm, b, e, f);
-      in.fanout = static_cast<uint32_t>(f);
-      in.first_child = static_cast<uint32_t>(idx->children_.size());
-      const uint32_t id = static_cast<uint32_t>(idx->inners_.size());
-      idx->inners_.push_back(in);
-      idx->children_.resize(idx->children_.size() + f);
-      *ref = id;
-      std::vector<size_t> start(f + 1, 0);
-      for (size_t i = b; i < e; ++i) ++start[Slot(in.model, keys[i], in.fanout) + 1];
-      for (size_t c = 0; c < f; ++c) start[c + 1] += start[c];
-      // Group adjacent children up to the average child size; empty children
-      // join a neighbour (their lookups end at its end_pos or first key).
-      const size_t limit = std::max<size_t>(16, m / f);
-      for (size_t c = 0; c < f;) {
-        size_t g = c, total = start[c + 1] - start[c];
-        for (++c; c < f; ++c) {
-          size_t k = start[c + 1] - start[c];
-          if (k != 0 && total != 0 && total + k > limit) break;
-          total += k;
-        }
-        if (total == m && g == 0 && c == f) {
-          return Status::Error("alex: inner model cannot split " +
-                               std::to_string(m) + " keys");
-        }
-        uint32_t child;
-        Status s = Node(b + start[g], b + start[c], depth + 1, &child);
-        if (!s.ok()) return s;
-        for (size_t t = g; t < c; ++t) idx->children_[in.first_child + t] = child;
-      }
-      return Status::OK();
-    }
-
-    // Gapped array filled by model-based inserts: each key goes to its
-    // predicted slot, or the first free slot after the previous key, leaving
-    // room for the keys still to come.
-    Status MakeData(size_t b, size_t e, const Model& rm, uint32_t* ref) {
-      size_t m = e - b, cap = Capacity(m);
-      if (!budget.Charge(sizeof(Data) + DataBytes(m))) {
-        return budget.MemoryError("alex");
-      }
-      Data d;
-      d.capacity = static_cast<uint32_t>(cap);
-      d.end_pos = PosAt(e);
-      if (m > 0) d.model = Scaled(rm, b, e, cap);
-      d.keys.assign(cap, std::numeric_limits<K>::max());
-      d.pos.assign(cap, d.end_pos);
-      d.occupied.assign((cap + 63) / 64, 0);
-      size_t next_free = 0;
-      for (size_t i = 0; i < m; ++i) {
-        size_t p = Slot(d.model, keys[b + i], d.capacity);
-        p = std::min(std::max(p, next_free), cap - (m - i));
-        d.keys[p] = keys[b + i];
-        d.pos[p] = PosAt(b + i);
-        d.occupied[p >> 6] |= uint64_t{1} << (p & 63);
-        next_free = p + 1;
-      }
-      for (size_t p = cap - 1; p-- > 0;) {
-        if (!((d.occupied[p >> 6] >> (p & 63)) & 1)) {
-          d.keys[p] = d.keys[p + 1];
-          d.pos[p] = d.pos[p + 1];
-        }
-      }
-      *ref = kDataBit | static_cast<uint32_t>(idx->data_.size());
-      idx->data_.push_back(std::move(d));
-      return Status::OK();
-    }
-  };
+  // Bulk loading (detail/alex_build.h). Recursive: depth is bounded by
+  // max_depth.
+  struct Builder;
 
   static void WriteModel(detail::Writer* w, const Model& m) {
     w->Pod(m.slope);
@@ -463,8 +223,7 @@ class AlexIndex final : public Index<K> {
   }
   static Status ReadModel(detail::Reader* r, Model* m) {
     Status s = r->Pod(&m->slope, "slope");
-    if (s.ok()) s = r->Pod(&m->intercept, "intercept");
-    if (s.ok()) s = r->Pod(&m->base, "base");
+    if (s.ok()) s = r->Pods({"intercept", "base"}, &m->intercept, &m->base);
     if (s.ok() && !(std::isfinite(m->slope) && std::isfinite(m->intercept))) {
       s = detail::Reader::Corrupt("alex model");
     }
@@ -556,5 +315,7 @@ class AlexIndex final : public Index<K> {
 };
 
 }  // namespace lidx
+
+#include "lidx/detail/alex_build.h"
 
 #endif  // LIDX_ALEX_H_

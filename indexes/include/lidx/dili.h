@@ -37,7 +37,6 @@
 #define LIDX_DILI_H_
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -71,30 +70,20 @@ class DiliIndex final : public Index<K> {
 
   // On failure the index is left empty (every Search() answers 0).
   Status Build(const K* keys, size_t n, const uint32_t*) override {
-    auto t0 = std::chrono::steady_clock::now();
-    std::vector<K> dk;
-    std::vector<uint32_t> dp;
-    Status s = detail::DistinctKeys(keys, n, &dk, &dp);
-    if (s.ok()) {
+    auto build = [&](const detail::DistinctInput<K>& in,
+                     detail::BuildBudget* budget) {
       Clear();
       n_ = n;
-      Builder b{this, {dk.data(), dp.data(), dk.size(), n},
-                detail::BuildBudget(max_memory_mb_, max_depth_, n), {}};
-      s = b.Run(&root_);
-    } else {
-      s = Status::Error("dili: " + s.message());
-    }
-    if (!s.ok()) {
-      Reset();
-      return s;
-    }
-    detail::ShrinkToFit(&inners_);
-    detail::ShrinkToFit(&children_);
-    stats_ = BuildStats{n, slots_.size(), max_level_, 0};
-    stats_.build_seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count();
-    return Status::OK();
+      Builder b{this, in, *budget, {}};
+      Status s = b.Run(&root_);
+      if (!s.ok()) return s;
+      detail::ShrinkToFit(&inners_);
+      detail::ShrinkToFit(&children_);
+      stats_ = BuildStats{n, slots_.size(), max_level_, 0};
+      return Status::OK();
+    };
+    return detail::BuildExact<K>("dili", keys, n, max_memory_mb_, max_depth_,
+                                 &stats_, build, [this] { Reset(); });
   }
 
   Bound Search(K q) const override {
@@ -110,10 +99,8 @@ class DiliIndex final : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(n_);
-    w.Pod<uint64_t>(root_);
-    w.Pod<uint64_t>(max_level_);
-    w.Pod<uint64_t>(inners_.size());
+    w.Pods<uint64_t, uint64_t, uint64_t, uint64_t>(n_, root_, max_level_,
+        inners_.size());
     for (const Inner& in : inners_) {
       w.Pod(in.base);
       w.Pod(in.scale);
@@ -131,17 +118,17 @@ class DiliIndex final : public Index<K> {
     t.inners_.clear();
     uint64_t n = 0, level = 0, count = 0;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&n, "n");
-    if (s.ok()) s = r.Pod(&t.root_, "root");
-    if (s.ok()) s = r.Pod(&level, "levels");
-    if (s.ok()) s = r.Pod(&count, "inner count");
+    if (s.ok()) {
+      s = r.Pods({"n", "root", "levels", "inner count"}, &n, &t.root_, &level,
+                 &count);
+    }
     if (s.ok() && count > r.remaining()) s = detail::Reader::Corrupt("inners");
     if (s.ok()) t.inners_.resize(count);
     for (Inner& x : t.inners_) {
-      if (s.ok()) s = r.Pod(&x.base, "base");
-      if (s.ok()) s = r.Pod(&x.scale, "scale");
-      if (s.ok()) s = r.Pod(&x.fanout, "fanout");
-      if (s.ok()) s = r.Pod(&x.first_child, "first child");
+      if (s.ok()) {
+        s = r.Pods({"base", "scale", "fanout", "first child"}, &x.base,
+                   &x.scale, &x.fanout, &x.first_child);
+      }
     }
     if (s.ok()) s = r.Vector(&t.children_, "children");
     if (s.ok()) s = t.slots_.Read(&r, n);

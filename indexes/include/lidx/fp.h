@@ -13,9 +13,9 @@
 #define LIDX_FP_H_
 
 #include <algorithm>
-#include <chrono>
 #include <vector>
 
+#include "lidx/detail/build_clock.h"
 #include "lidx/detail/options.h"
 #include "lidx/detail/serialize.h"
 #include "lidx/detail/shrink.h"
@@ -36,16 +36,14 @@ class FenceIndex final : public Index<K> {
   bool Exact() const override { return false; }
 
   Status Build(const K* keys, size_t n, const uint32_t*) override {
-    auto t0 = std::chrono::steady_clock::now();
+    detail::BuildClock clock;
     n_ = n;
     fences_.clear();
     fences_.reserve((n + entries_ - 1) / entries_);
     for (size_t i = 0; i < n; i += entries_) fences_.push_back(keys[i]);
     detail::ShrinkToFit(&fences_);
     stats_ = BuildStats{n, fences_.size(), 1, 0};
-    stats_.build_seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count();
+    stats_.build_seconds = clock.Seconds();
     return Status::OK();
   }
 
@@ -65,8 +63,7 @@ class FenceIndex final : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(entries_);
-    w.Pod<uint64_t>(n_);
+    w.Pods<uint64_t, uint64_t>(entries_, n_);
     w.Vector(fences_);
     w.Stats(stats_);
   }
@@ -77,8 +74,7 @@ class FenceIndex final : public Index<K> {
     std::vector<K> fences;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&entries, "entries");
-    if (s.ok()) s = r.Pod(&n, "n");
+    if (s.ok()) s = r.Pods({"entries", "n"}, &entries, &n);
     if (s.ok()) s = r.Vector(&fences, "fences");
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();

@@ -23,10 +23,10 @@
 #define LIDX_FT_H_
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <vector>
 
+#include "lidx/detail/build_clock.h"
 #include "lidx/detail/line_core.h"
 #include "lidx/detail/options.h"
 #include "lidx/detail/segments.h"
@@ -104,7 +104,7 @@ class FitingTreeIndex final : public Index<K> {
   bool Exact() const override { return false; }
 
   Status Build(const K* keys, size_t n, const uint32_t*) override {
-    auto t0 = std::chrono::steady_clock::now();
+    detail::BuildClock clock;
     detail::ShrinkingConeFitter<K> fit(static_cast<double>(error_));
     core_.Build(keys, n, fit);
     std::vector<K> ends(core_.segs.size());
@@ -117,9 +117,7 @@ class FitingTreeIndex final : public Index<K> {
     }
     Lay(ends);
     stats_ = BuildStats{n, segments_.size(), tree_.levels(), 0};
-    stats_.build_seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count();
+    stats_.build_seconds = clock.Seconds();
     return Status::OK();
   }
 
@@ -137,8 +135,7 @@ class FitingTreeIndex final : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(error_);
-    w.Pod<uint64_t>(fanout_);
+    w.Pods<uint64_t, uint64_t>(error_, fanout_);
     detail::LineCore<K> core = core_;
     std::vector<K> ends;
     for (const auto& seg : segments_) {
@@ -157,8 +154,7 @@ class FitingTreeIndex final : public Index<K> {
     detail::LineCore<K> core;
     std::vector<K> ends;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&error, "error");
-    if (s.ok()) s = r.Pod(&fanout, "fanout");
+    if (s.ok()) s = r.Pods({"error", "fanout"}, &error, &fanout);
     if (s.ok()) s = core.Deserialize(&r);
     if (s.ok()) s = r.Vector(&ends, "segment last keys");
     if (s.ok()) s = r.Stats(&st);

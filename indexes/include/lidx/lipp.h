@@ -34,7 +34,6 @@
 #ifndef LIDX_LIPP_H_
 #define LIDX_LIPP_H_
 
-#include <chrono>
 #include <string>
 #include <vector>
 
@@ -64,29 +63,18 @@ class LippIndex final : public Index<K> {
 
   // On failure the index is left empty (every Search() answers 0).
   Status Build(const K* keys, size_t n, const uint32_t*) override {
-    auto t0 = std::chrono::steady_clock::now();
-    std::vector<K> dk;
-    std::vector<uint32_t> dp;
-    Status s = detail::DistinctKeys(keys, n, &dk, &dp);
-    if (!s.ok()) {
-      Reset();
-      return Status::Error("lipp: " + s.message());
-    }
-    slots_.Clear();
-    n_ = n;
-    detail::BuildBudget budget(max_memory_mb_, max_depth_, n);
-    detail::DistinctInput<K> in{dk.data(), dp.data(), dk.size(), n};
-    uint32_t root;
-    s = slots_.Build(in, 0, dk.size(), 1, &FitFmcd, &budget, "lipp", &root);
-    if (!s.ok()) {
-      Reset();
+    auto build = [&](const detail::DistinctInput<K>& in,
+                     detail::BuildBudget* budget) {
+      slots_.Clear();
+      n_ = n;
+      uint32_t root;
+      Status s =
+          slots_.Build(in, 0, in.count, 1, &FitFmcd, budget, "lipp", &root);
+      if (s.ok()) stats_ = BuildStats{n, slots_.size(), slots_.max_depth(), 0};
       return s;
-    }
-    stats_ = BuildStats{n, slots_.size(), slots_.max_depth(), 0};
-    stats_.build_seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count();
-    return Status::OK();
+    };
+    return detail::BuildExact<K>("lipp", keys, n, max_memory_mb_, max_depth_,
+                                 &stats_, build, [this] { Reset(); });
   }
 
   Bound Search(K q) const override {

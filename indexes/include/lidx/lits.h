@@ -4,16 +4,11 @@
 // model.
 //
 // Design, and where it follows or departs from LITS:
-//   * Global model: the Hash-enhanced Prefix Table (HPT). A string's CDF is
-//     estimated character by character: row (position hash, previous-byte
-//     hash) gives, for the next byte c, cdf(c) and p(c); the estimate is
-//     sum_i scale_i * cdf_i(c_i) with scale_{i+1} = scale_i * p_i(c_i).
-//     Training counts the bytes of each key's distinguishing prefix with the
-//     attenuation 0.5^depth, as LITS does. Unlike LITS we evaluate it in
-//     fixed point (2^-31 units, 62-bit scale, truncating): that makes the
-//     estimate exactly monotone in bytewise order, which the exact
-//     lower_bound below relies on (LITS checks monotonicity per node and
-//     falls back when floating point breaks it).
+//   * Global model: LITS's Hash-enhanced Prefix Table (detail/lits_hpt.h),
+//     trained on each key's distinguishing prefix and, unlike LITS,
+//     evaluated in fixed point: exactly monotone in bytewise order, which the
+//     exact lower_bound below relies on (LITS checks monotonicity per node
+//     and falls back when floating point breaks it).
 //   * Model node (LITS's item array): keys share a prefix of `depth` bytes;
 //     slot = (HPT(key from depth) - HPT(first key)) * k over count * `scale`
 //     slots. A slot holds nothing, one key, a compact leaf of up to
@@ -32,8 +27,9 @@
 //     No updates: SSTables are immutable.
 //
 // Contract: StringIndex (string_index.h). Exact. Limits: n < 2^32 and total
-// key bytes < 2^32. LitsIndex<K> below adapts it to Index<K> (id "lits" in
-// the integer registry) through big-endian key bytes.
+// key bytes < 2^32. LitsIndex<K> (lits_index.h) adapts it to Index<K> (id
+// "lits" in the integer registry) through big-endian key bytes;
+// MakeStringIndex (string_registry.h) builds it by id.
 //
 // Knobs: cnode_size (16), scale (2 slots per key), trie_gpkl (1.2),
 //        ps_bits (5), fc_bits (5): HPT row hash widths as in LITS.
@@ -47,16 +43,16 @@
 #define LIDX_LITS_H_
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "lidx/detail/build_clock.h"
+#include "lidx/detail/lits_hpt.h"
+#include "lidx/detail/no_fma.h"
 #include "lidx/detail/options.h"
 #include "lidx/detail/serialize.h"
 #include "lidx/detail/shrink.h"
@@ -73,8 +69,8 @@ class Lits final : public StringIndex {
     return detail::ParseKnobs(o, "lits",
                               {{"cnode_size", &cnode_size_, 1, 1u << 20},
                                {"scale", &scale_, 1, 64},
-                               {"ps_bits", &ps_bits_, 0, 8},
-                               {"fc_bits", &fc_bits_, 0, 8}},
+                               {"ps_bits", &hpt_.ps_bits, 0, 8},
+                               {"fc_bits", &hpt_.fc_bits, 0, 8}},
                               {{"trie_gpkl", &trie_gpkl_, 0, 1e9}});
   }
 
@@ -83,7 +79,7 @@ class Lits final : public StringIndex {
 
   Status Build(const std::string_view* keys, size_t n,
                const uint32_t*) override {
-    const auto t0 = std::chrono::steady_clock::now();
+    const detail::BuildClock clock;
     Clear();
     if (n >= kNone) return Status::Error("lits: n must be < 2^32");
     n_ = n;
@@ -118,7 +114,7 @@ class Lits final : public StringIndex {
     offs_.push_back(static_cast<uint32_t>(bytes_.size()));
     if (dups) pos_.push_back(static_cast<uint32_t>(n));
 
-    TrainHpt();
+    hpt_.Train(m_, [this](size_t r) { return Key(r); });
     BuildTree();
 
     detail::ShrinkToFit(&bytes_);
@@ -128,9 +124,7 @@ class Lits final : public StringIndex {
     detail::ShrinkToFit(&items_);
     detail::ShrinkToFit(&labels_);
     stats_ = BuildStats{n, nodes_.size(), levels_, 0};
-    stats_.build_seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count();
+    stats_.build_seconds = clock.Seconds();
     return Status::OK();
   }
 
@@ -143,21 +137,12 @@ class Lits final : public StringIndex {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<char>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(cnode_size_);
-    w.Pod<uint64_t>(scale_);
-    w.Pod<uint64_t>(ps_bits_);
-    w.Pod<uint64_t>(fc_bits_);
-    w.Pod<double>(trie_gpkl_);
-    w.Pod<uint64_t>(n_);
-    w.Pod<uint64_t>(levels_);
-    w.Vector(bytes_);
-    w.Vector(offs_);
-    w.Vector(pos_);
-    w.Vector(row_of_);
-    w.Vector(cdf_);
-    w.Vector(nodes_);
-    w.Vector(items_);
-    w.Vector(labels_);
+    w.Pods<uint64_t, uint64_t, uint64_t, uint64_t, double, uint64_t, uint64_t>(
+        cnode_size_, scale_, hpt_.ps_bits, hpt_.fc_bits, trie_gpkl_, n_,
+        levels_);
+    w.Vectors(bytes_, offs_, pos_);
+    hpt_.WriteTables(&w);
+    w.Vectors(nodes_, items_, labels_);
     w.Stats(stats_);
   }
 
@@ -165,21 +150,21 @@ class Lits final : public StringIndex {
     detail::Reader r(in);
     Lits t;
     Status s = r.Header<char>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&t.cnode_size_, "cnode_size");
-    if (s.ok()) s = r.Pod(&t.scale_, "scale");
-    if (s.ok()) s = r.Pod(&t.ps_bits_, "ps_bits");
-    if (s.ok()) s = r.Pod(&t.fc_bits_, "fc_bits");
-    if (s.ok()) s = r.Pod(&t.trie_gpkl_, "trie_gpkl");
-    if (s.ok()) s = r.Pod(&t.n_, "n");
-    if (s.ok()) s = r.Pod(&t.levels_, "levels");
-    if (s.ok()) s = r.Vector(&t.bytes_, "bytes");
-    if (s.ok()) s = r.Vector(&t.offs_, "offsets");
-    if (s.ok()) s = r.Vector(&t.pos_, "positions");
-    if (s.ok()) s = r.Vector(&t.row_of_, "hpt rows");
-    if (s.ok()) s = r.Vector(&t.cdf_, "hpt cdf");
-    if (s.ok()) s = r.Vector(&t.nodes_, "nodes");
-    if (s.ok()) s = r.Vector(&t.items_, "items");
-    if (s.ok()) s = r.Vector(&t.labels_, "labels");
+    if (s.ok()) {
+      s = r.Pods({"cnode_size", "scale", "ps_bits", "fc_bits", "trie_gpkl", "n",
+                  "levels"},
+                 &t.cnode_size_, &t.scale_, &t.hpt_.ps_bits, &t.hpt_.fc_bits,
+                 &t.trie_gpkl_, &t.n_, &t.levels_);
+    }
+    if (s.ok()) {
+      s = r.Vectors({"bytes", "offsets", "positions"}, &t.bytes_, &t.offs_,
+                    &t.pos_);
+    }
+    if (s.ok()) s = t.hpt_.ReadTables(&r);
+    if (s.ok()) {
+      s = r.Vectors({"nodes", "items", "labels"}, &t.nodes_, &t.items_,
+                    &t.labels_);
+    }
     if (s.ok()) s = r.Stats(&t.stats_);
     if (s.ok()) s = r.Finish();
     if (!s.ok()) return s;
@@ -192,7 +177,7 @@ class Lits final : public StringIndex {
   size_t MemoryBytes() const override {
     return sizeof(*this) + detail::VectorBytes(bytes_) +
            detail::VectorBytes(offs_) + detail::VectorBytes(pos_) +
-           detail::VectorBytes(row_of_) + detail::VectorBytes(cdf_) +
+           hpt_.Bytes() +
            detail::VectorBytes(nodes_) + detail::VectorBytes(items_) +
            detail::VectorBytes(labels_);
   }
@@ -202,16 +187,11 @@ class Lits final : public StringIndex {
   // Structure counts, for tests and reports.
   size_t ModelNodes() const { return CountKind(kModel); }
   size_t TrieNodes() const { return CountKind(kTrie); }
-  size_t HptBytes() const {
-    return detail::VectorBytes(row_of_) + detail::VectorBytes(cdf_);
-  }
+  size_t HptBytes() const { return hpt_.Bytes(); }
 
  private:
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-  static constexpr uint16_t kNoRow = std::numeric_limits<uint16_t>::max();
-  static constexpr uint32_t kOneShift = 31;  // cdf units: 2^-31
-  static constexpr uint32_t kOne = uint32_t{1} << kOneShift;
-  static constexpr uint64_t kScale0 = uint64_t{1} << 62;
+  static constexpr uint64_t kScale0 = detail::Hpt::kScale0;
   static constexpr uint32_t kModel = 0, kTrie = 1;
 
   // No implicit padding: nodes are serialized as raw bytes.
@@ -240,8 +220,7 @@ class Lits final : public StringIndex {
     bytes_.clear();
     offs_.clear();
     pos_.clear();
-    row_of_.clear();
-    cdf_.clear();
+    hpt_.Clear();
     nodes_.clear();
     items_.clear();
     labels_.clear();
@@ -251,96 +230,10 @@ class Lits final : public StringIndex {
     return std::string_view(bytes_.data() + offs_[r], offs_[r + 1] - offs_[r]);
   }
 
-  static size_t Lcp(std::string_view a, std::string_view b) {
-    const size_t l = std::min(a.size(), b.size());
-    size_t i = 0;
-    while (i < l && a[i] == b[i]) ++i;
-    return i;
-  }
-
-  // ---- HPT --------------------------------------------------------------
-
-  size_t RowSlot(size_t i, unsigned char prev) const {
-    return ((i & ((size_t{1} << ps_bits_) - 1)) << fc_bits_) |
-           (prev & ((size_t{1} << fc_bits_) - 1));
-  }
-
-  void TrainHpt() {
-    const size_t rows = size_t{1} << (ps_bits_ + fc_bits_);
-    std::vector<double> w(rows * 256, 0.0);
-    if (m_ >= 2) {
-      const size_t gcpl = Lcp(Key(0), Key(m_ - 1));
-      double att[256];
-      att[0] = 1;
-      for (int i = 1; i < 256; ++i) att[i] = att[i - 1] * 0.5;
-      size_t lcp_prev = 0;
-      for (size_t r = 0; r < m_; ++r) {
-        const std::string_view k = Key(r);
-        const size_t lcp_next = r + 1 < m_ ? Lcp(k, Key(r + 1)) : 0;
-        // Only the distinguishing prefix carries information about order.
-        const size_t end = std::min(k.size(), std::max(lcp_prev, lcp_next) + 1);
-        for (size_t b = gcpl; b < end; ++b) {
-          const unsigned char prev = b ? k[b - 1] : 0;
-          w[RowSlot(b, prev) * 256 + static_cast<unsigned char>(k[b])] +=
-              att[std::min<size_t>(b - gcpl, 255)];
-        }
-        lcp_prev = lcp_next;
-      }
-    }
-    row_of_.assign(rows, kNoRow);
-    for (size_t row = 0; row < rows; ++row) {
-      double sum = 0;
-      for (int c = 0; c < 256; ++c) sum += w[row * 256 + c];
-      if (!(sum > 0) || cdf_.size() / 257 >= kNoRow) continue;
-      row_of_[row] = static_cast<uint16_t>(cdf_.size() / 257);
-      double cum = 0;
-      for (int c = 0; c < 256; ++c) {
-        cdf_.push_back(static_cast<uint32_t>(
-            std::min<double>(kOne, std::floor(cum / sum * kOne))));
-        cum += w[row * 256 + c];
-      }
-      cdf_.push_back(kOne);
-    }
-    detail::ShrinkToFit(&row_of_);
-    detail::ShrinkToFit(&cdf_);
-  }
-
-  // The HPT estimate of q's bytes from `from` on, in units of 2^-62. Exactly
-  // monotone in bytewise order among strings sharing q's first `from` bytes:
-  // at the first differing byte both sides hold the same scale S, and the
-  // smaller side's remaining terms sum to at most floor(S*cdf(c)) +
-  // floor(S*p(c)) <= floor(S*cdf(c+1)), where the larger side starts.
-  uint64_t Hpt(std::string_view q, size_t from, uint64_t min_scale) const {
-    uint64_t s = kScale0, v = 0;
-    for (size_t i = from; i < q.size() && s >= min_scale; ++i) {
-      const unsigned char prev = i ? q[i - 1] : 0;
-      const uint16_t row = row_of_[RowSlot(i, prev)];
-      if (row == kNoRow) break;
-      const uint32_t* c = &cdf_[size_t{row} * 257];
-      const unsigned char ch = q[i];
-      const uint32_t lo = c[ch], hi = c[ch + 1];
-      v += static_cast<uint64_t>((static_cast<unsigned __int128>(s) * lo) >>
-                                 kOneShift);
-      s = static_cast<uint64_t>(
-          (static_cast<unsigned __int128>(s) * (hi - lo)) >> kOneShift);
-    }
-    return v;
-  }
-
-  // Same barrier as detail/linear_segments.h: no FMA in one place only.
-  static double Materialize(double v) {
-#if defined(__GNUC__) && defined(__x86_64__)
-    __asm__("" : "+x"(v));
-#elif defined(__GNUC__) && defined(__aarch64__)
-    __asm__("" : "+w"(v));
-#endif
-    return v;
-  }
-
   // Monotone in v: each IEEE step is monotone and the clamp keeps it so.
   static uint32_t ModelSlot(const Node& nd, uint64_t v) {
     const double x =
-        Materialize((static_cast<double>(v) - nd.base)) * nd.k;
+        detail::Materialize((static_cast<double>(v) - nd.base)) * nd.k;
     if (!(x > 0)) return 0;
     if (x >= static_cast<double>(nd.nslots - 1)) return nd.nslots - 1;
     return static_cast<uint32_t>(x);
@@ -359,7 +252,7 @@ class Lits final : public StringIndex {
     // Adjacent LCPs, for GPKL: lcp_[r] = lcp(key r-1, key r).
     std::vector<uint32_t> lcp(m_ + 1, 0);
     for (size_t r = 1; r < m_; ++r) {
-      lcp[r] = static_cast<uint32_t>(Lcp(Key(r - 1), Key(r)));
+      lcp[r] = static_cast<uint32_t>(detail::Lcp(Key(r - 1), Key(r)));
     }
     std::vector<Task> todo{{0, static_cast<uint32_t>(m_), kNone, 1}};
     std::vector<uint32_t> slot_of;
@@ -374,10 +267,10 @@ class Lits final : public StringIndex {
       nd.rank_lo = task.lo;
       nd.rank_hi = task.hi;
       nd.depth =
-          static_cast<uint32_t>(Lcp(Key(task.lo), Key(task.hi - 1)));
+          static_cast<uint32_t>(detail::Lcp(Key(task.lo), Key(task.hi - 1)));
       nd.items = static_cast<uint32_t>(items_.size());
       const size_t count = task.hi - task.lo;
-      if (Gpkl(lcp, task.lo, task.hi, nd.depth) <= trie_gpkl_ ||
+      if (detail::Gpkl(lcp, task.lo, task.hi, nd.depth) <= trie_gpkl_ ||
           !TryModel(&nd, count, &slot_of)) {
         MakeTrie(&nd, &slot_of);
       }
@@ -398,23 +291,9 @@ class Lits final : public StringIndex {
     }
   }
 
-  // LITS's group partial key length: mean distinguishing prefix length of
-  // the group's keys (against their neighbours inside the group) minus the
-  // group's common prefix.
-  static double Gpkl(const std::vector<uint32_t>& lcp, size_t lo, size_t hi,
-                     size_t depth) {
-    double sum = 0;
-    for (size_t r = lo; r < hi; ++r) {
-      const uint32_t left = r > lo ? lcp[r] : 0;
-      const uint32_t right = r + 1 < hi ? lcp[r + 1] : 0;
-      sum += std::max(left, right) + 1;
-    }
-    return sum / static_cast<double>(hi - lo) - static_cast<double>(depth);
-  }
-
   bool TryModel(Node* nd, size_t count, std::vector<uint32_t>* slot_of) {
-    const uint64_t vmin = Hpt(Key(nd->rank_lo), nd->depth, 1);
-    const uint64_t vmax = Hpt(Key(nd->rank_hi - 1), nd->depth, 1);
+    const uint64_t vmin = hpt_.Estimate(Key(nd->rank_lo), nd->depth, 1);
+    const uint64_t vmax = hpt_.Estimate(Key(nd->rank_hi - 1), nd->depth, 1);
     if (vmax <= vmin) return false;
     const uint64_t slots64 = std::min<uint64_t>(count * scale_, kNone / 2);
     nd->kind = kModel;
@@ -434,8 +313,9 @@ class Lits final : public StringIndex {
     slot_of->resize(count);
     uint32_t first = kNone, last = 0;
     for (size_t i = 0; i < count; ++i) {
-      const uint32_t s =
-          ModelSlot(*nd, Hpt(Key(nd->rank_lo + i), nd->depth, nd->min_scale));
+      const uint64_t v =
+          hpt_.Estimate(Key(nd->rank_lo + i), nd->depth, nd->min_scale);
+      const uint32_t s = ModelSlot(*nd, v);
       (*slot_of)[i] = s;
       // Monotone by construction (see Hpt); checked anyway because the
       // slot emission in BuildTree depends on it.
@@ -495,7 +375,7 @@ class Lits final : public StringIndex {
       confirmed = nd.depth;
       uint32_t s;
       if (nd.kind == kModel) {
-        s = ModelSlot(nd, Hpt(q, nd.depth, nd.min_scale));
+        s = ModelSlot(nd, hpt_.Estimate(q, nd.depth, nd.min_scale));
       } else {
         if (q.size() == nd.depth) return nd.rank_lo;  // q is the prefix
         const unsigned char b = q[nd.depth];
@@ -559,21 +439,7 @@ class Lits final : public StringIndex {
     } else if (m_ != n_) {
       return false;
     }
-    if (ps_bits_ > 8 || fc_bits_ > 8 || cnode_size_ == 0 ||
-        row_of_.size() != (size_t{1} << (ps_bits_ + fc_bits_)) ||
-        cdf_.size() % 257 != 0) {
-      return false;
-    }
-    const size_t rows = cdf_.size() / 257;
-    for (uint16_t row : row_of_) {
-      if (row != kNoRow && row >= rows) return false;
-    }
-    for (size_t row = 0; row < rows; ++row) {
-      for (int c = 0; c < 256; ++c) {
-        if (cdf_[row * 257 + c] > cdf_[row * 257 + c + 1]) return false;
-      }
-      if (cdf_[row * 257 + 256] > kOne) return false;
-    }
+    if (cnode_size_ == 0 || !hpt_.Valid()) return false;
     if (nodes_.empty()) return m_ <= cnode_size_ && items_.empty();
     for (size_t id = 0; id < nodes_.size(); ++id) {
       const Node& nd = nodes_[id];
@@ -606,8 +472,6 @@ class Lits final : public StringIndex {
 
   uint64_t cnode_size_ = 16;
   uint64_t scale_ = 2;
-  uint64_t ps_bits_ = 5;
-  uint64_t fc_bits_ = 5;
   double trie_gpkl_ = 1.2;
 
   uint64_t n_ = 0;
@@ -616,100 +480,12 @@ class Lits final : public StringIndex {
   std::vector<char> bytes_;       // distinct keys, concatenated
   std::vector<uint32_t> offs_;    // m + 1 offsets into bytes_
   std::vector<uint32_t> pos_;     // m + 1 first positions; empty w/o dups
-  std::vector<uint16_t> row_of_;  // HPT (position, prev byte) -> row
-  std::vector<uint32_t> cdf_;     // 257 per trained row, kOne at the end
+  detail::Hpt hpt_;               // the global model
   std::vector<Node> nodes_;       // breadth first; 0 is the root
   std::vector<Item> items_;
   std::vector<unsigned char> labels_;
   BuildStats stats_;
 };
-
-// lits over integer keys, for the integer registry (MakeIndex<K>("lits")):
-// each key becomes its sizeof(K)-byte big-endian string, whose bytewise order
-// is the numeric order. The EDBT study runs LITS this way on fixed-size keys.
-template <typename K>
-class LitsIndex final : public Index<K> {
- public:
-  static constexpr uint32_t kFormatVersion = 1;
-
-  Status Configure(const Options& o) { return lits_.Configure(o); }
-
-  std::string_view Id() const override { return "lits"; }
-  bool Exact() const override { return true; }
-
-  Status Build(const K* keys, size_t n, const uint32_t* sizes) override {
-    // Scratch copies, freed before returning: Lits keeps its own copy.
-    std::vector<char> buf(n * sizeof(K));
-    std::vector<std::string_view> views(n);
-    for (size_t i = 0; i < n; ++i) {
-      Encode(keys[i], buf.data() + i * sizeof(K));
-      views[i] = std::string_view(buf.data() + i * sizeof(K), sizeof(K));
-    }
-    return lits_.Build(views.data(), n, sizes);
-  }
-
-  Bound Search(K q) const override {
-    char b[sizeof(K)];
-    Encode(q, b);
-    return lits_.Search(std::string_view(b, sizeof(K)));
-  }
-
-  void Serialize(std::string* out) const override {
-    // The outer header carries the key width, which Lits' own does not.
-    std::string inner;
-    lits_.Serialize(&inner);
-    detail::Writer w(out);
-    w.Header<K>(Id(), kFormatVersion);
-    w.Bytes(inner);
-  }
-
-  Status Deserialize(std::string_view in) override {
-    detail::Reader r(in);
-    std::string inner;
-    Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Bytes(&inner, "lits body");
-    if (s.ok()) s = r.Finish();
-    if (s.ok()) s = lits_.Deserialize(inner);
-    return s;
-  }
-
-  size_t MemoryBytes() const override {
-    return sizeof(*this) - sizeof(Lits) + lits_.MemoryBytes();
-  }
-  BuildStats Stats() const override { return lits_.Stats(); }
-
-  const Lits& lits() const { return lits_; }
-
- private:
-  static void Encode(K k, char* out) {
-    for (size_t i = 0; i < sizeof(K); ++i) {
-      out[i] = static_cast<char>(k >> (8 * (sizeof(K) - 1 - i)));
-    }
-  }
-
-  Lits lits_;
-};
-
-inline std::unique_ptr<StringIndex> MakeStringIndex(std::string_view id,
-                                                    const Options& opts,
-                                                    std::string* err) {
-  if (id == "lits") {
-    auto idx = std::make_unique<Lits>();
-    Status s = idx->Configure(opts);
-    if (!s.ok()) {
-      if (err) *err = s.message();
-      return nullptr;
-    }
-    return idx;
-  }
-  if (err) {
-    *err = "lidx: unknown string index id '" + std::string(id) +
-           "' (known: lits)";
-  }
-  return nullptr;
-}
-
-inline std::vector<std::string> RegisteredStringIds() { return {"lits"}; }
 
 }  // namespace lidx
 

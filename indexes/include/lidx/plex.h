@@ -20,10 +20,10 @@
 #ifndef LIDX_PLEX_H_
 #define LIDX_PLEX_H_
 
-#include <chrono>
 #include <cmath>
 #include <vector>
 
+#include "lidx/detail/build_clock.h"
 #include "lidx/detail/options.h"
 #include "lidx/detail/serialize.h"
 #include "lidx/detail/shrink.h"
@@ -47,27 +47,19 @@ class PlexIndex final : public Index<K> {
   uint32_t leaf() const { return leaf_; }
 
   Status Build(const K* keys, size_t n, const uint32_t*) override {
-    auto t0 = std::chrono::steady_clock::now();
-    n_ = n;
-    knots_ = detail::BuildSpline(keys, n, static_cast<double>(eps_));
-    err_ = n ? detail::MeasureSplineErrors(keys, n, knots_) : detail::Errors{};
+    detail::BuildClock clock;
+    spline_.Build(keys, n, static_cast<double>(eps_));
     Tune();
-    stats_ = BuildStats{n, knots_.size(), 1 + MaxDepth(), 0};
-    stats_.build_seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count();
+    stats_ = BuildStats{n, spline_.knots.size(), 1 + MaxDepth(), 0};
+    stats_.build_seconds = clock.Seconds();
     return Status::OK();
   }
 
   Bound Search(K q) const override {
-    if (n_ == 0 || q <= knots_[0].x) return Bound{0, 0, 0};
-    const size_t last = knots_.size() - 1;
-    if (q >= knots_[last].x) {
-      if (q > knots_[last].x) return Bound{n_, n_, n_};
-      size_t y = static_cast<size_t>(knots_[last].y);
-      return Bound{y, y, y};
-    }
-    const K rel = q - knots_[0].x;
+    Bound b;
+    if (spline_.Trivial(q, &b)) return b;
+    const detail::Knot<K>* knots = spline_.knots.data();
+    const K rel = q - knots[0].x;
     const size_t bins = size_t{1} << bits_;
     size_t node = 0;
     int shift = top_shift_;
@@ -77,9 +69,8 @@ class PlexIndex final : public Index<K> {
       if (child == 0) {
         const uint32_t* begin = &begin_[node * (bins + 1)];
         size_t first = begin[bin] == 0 ? 0 : begin[bin] - 1;
-        size_t j = detail::LastKnotAtOrBefore(knots_.data(), first,
-                                              begin[bin + 1], q);
-        return detail::SplineBound(knots_.data(), j, q, n_, err_);
+        size_t j = detail::LastKnotAtOrBefore(knots, first, begin[bin + 1], q);
+        return detail::SplineBound(knots, j, q, spline_.n, spline_.err);
       }
       node = child;
       shift = shift > static_cast<int>(bits_) ? shift - bits_ : 0;
@@ -89,54 +80,38 @@ class PlexIndex final : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(eps_);
-    w.Pod<uint32_t>(bits_);
-    w.Pod<uint32_t>(leaf_);
-    w.Pod<uint64_t>(n_);
-    w.Pod<int64_t>(err_.lo);
-    w.Pod<int64_t>(err_.hi);
-    w.Vector(knots_);
+    w.Pods<uint64_t, uint32_t, uint32_t>(eps_, bits_, leaf_);
+    spline_.Serialize(&w);
     w.Stats(stats_);
   }
 
   Status Deserialize(std::string_view in) override {
     detail::Reader r(in);
-    uint64_t eps = 0, n = 0;
+    uint64_t eps = 0;
     uint32_t bits = 0, leaf = 0;
-    detail::Errors e;
-    std::vector<detail::Knot<K>> knots;
+    detail::SplineCore<K> spline;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&eps, "epsilon");
-    if (s.ok()) s = r.Pod(&bits, "tree bits");
-    if (s.ok()) s = r.Pod(&leaf, "tree leaf size");
-    if (s.ok()) s = r.Pod(&n, "n");
-    if (s.ok()) s = r.Pod(&e.lo, "error below");
-    if (s.ok()) s = r.Pod(&e.hi, "error above");
-    if (s.ok()) s = r.Vector(&knots, "spline knots");
+    if (s.ok()) {
+      s = r.Pods({"epsilon", "tree bits", "tree leaf size"}, &eps, &bits,
+                 &leaf);
+    }
+    if (s.ok()) s = spline.Deserialize(&r);
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();
+    if (s.ok() && (bits < 1 || bits > 16 || leaf < 1)) {
+      s = detail::Reader::Corrupt("plex tree shape");
+    }
     if (!s.ok()) return s;
-    if ((n == 0) != knots.empty() || bits < 1 || bits > 16 || leaf < 1 ||
-        !detail::FitsSize(n)) {
-      return detail::Reader::Corrupt("plex header fields");
-    }
-    for (size_t i = 1; i < knots.size(); ++i) {
-      if (!(knots[i - 1].x < knots[i].x)) {
-        return detail::Reader::Corrupt("plex knots unsorted");
-      }
-    }
     eps_ = eps;
-    n_ = n;
-    err_ = e;
-    knots_ = std::move(knots);
+    spline_ = std::move(spline);
     stats_ = st;
     BuildTree(bits, leaf, nullptr);  // the tree is derived from the knots
     return Status::OK();
   }
 
   size_t MemoryBytes() const override {
-    return sizeof(*this) + detail::VectorBytes(knots_) +
+    return sizeof(*this) + detail::VectorBytes(spline_.knots) +
            detail::VectorBytes(begin_) + detail::VectorBytes(child_);
   }
   BuildStats Stats() const override { return stats_; }
@@ -147,23 +122,24 @@ class PlexIndex final : public Index<K> {
   double BuildTree(uint32_t bits, uint32_t leaf, const std::vector<double>* w) {
     bits_ = bits;
     leaf_ = leaf;
+    const std::vector<detail::Knot<K>>& knots = spline_.knots;
     begin_.clear();
     child_.clear();
-    if (knots_.empty()) {
+    if (knots.empty()) {
       detail::ShrinkToFit(&begin_);
       detail::ShrinkToFit(&child_);
       top_shift_ = 0;
       return 0;
     }
     const size_t bins = size_t{1} << bits;
-    const K k0 = knots_[0].x;
-    int width = detail::BitWidth(static_cast<K>(knots_.back().x - k0));
+    const K k0 = knots[0].x;
+    int width = detail::BitWidth(static_cast<K>(knots.back().x - k0));
     top_shift_ = width > static_cast<int>(bits) ? width - bits : 0;
     struct Todo {
       uint32_t node, first, end, depth;
       int shift;
     };
-    std::vector<Todo> todo = {{0, 0, static_cast<uint32_t>(knots_.size()), 1,
+    std::vector<Todo> todo = {{0, 0, static_cast<uint32_t>(knots.size()), 1,
                                top_shift_}};
     begin_.resize(bins + 1);
     child_.resize(bins);
@@ -176,7 +152,7 @@ class PlexIndex final : public Index<K> {
       for (size_t b = 0; b < bins; ++b) {
         begin_[t.node * (bins + 1) + b] = static_cast<uint32_t>(i);
         while (i < t.end &&
-               (static_cast<size_t>((knots_[i].x - k0) >> t.shift) & (bins - 1)) == b) {
+               (static_cast<size_t>((knots[i].x - k0) >> t.shift) & (bins - 1)) == b) {
           ++i;
         }
       }
@@ -202,12 +178,13 @@ class PlexIndex final : public Index<K> {
   }
 
   void Tune() {
-    std::vector<double> w(knots_.size() + 1, 0);
-    for (size_t j = 0; j < knots_.size(); ++j) {
-      double served = j + 1 < knots_.size() ? knots_[j + 1].y - knots_[j].y : 1;
+    const std::vector<detail::Knot<K>>& knots = spline_.knots;
+    std::vector<double> w(knots.size() + 1, 0);
+    for (size_t j = 0; j < knots.size(); ++j) {
+      double served = j + 1 < knots.size() ? knots[j + 1].y - knots[j].y : 1;
       w[j + 1] = w[j] + served + 1;
     }
-    const size_t budget = std::max<size_t>(4096, detail::VectorBytes(knots_));
+    const size_t budget = std::max<size_t>(4096, detail::VectorBytes(spline_.knots));
     double best_cost = 0;
     size_t best_mem = 0;
     uint32_t best_bits = 0, best_leaf = 0;
@@ -249,9 +226,7 @@ class PlexIndex final : public Index<K> {
   }
 
   uint64_t eps_ = 32;
-  size_t n_ = 0;
-  detail::Errors err_;
-  std::vector<detail::Knot<K>> knots_;
+  detail::SplineCore<K> spline_;
   uint32_t bits_ = 8, leaf_ = 16;
   int top_shift_ = 0;
   std::vector<uint32_t> begin_;  // per node: 2^bits + 1 first-knot indices

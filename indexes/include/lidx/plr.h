@@ -16,8 +16,8 @@
 #ifndef LIDX_PLR_H_
 #define LIDX_PLR_H_
 
-#include <chrono>
 
+#include "lidx/detail/build_clock.h"
 #include "lidx/detail/line_core.h"
 #include "lidx/detail/options.h"
 #include "lidx/detail/segments.h"
@@ -96,13 +96,11 @@ class PlrIndex final : public Index<K> {
   bool Exact() const override { return false; }
 
   Status Build(const K* keys, size_t n, const uint32_t*) override {
-    auto t0 = std::chrono::steady_clock::now();
+    detail::BuildClock clock;
     detail::GreedyPlrFitter<K> fit(static_cast<double>(delta_));
     core_.Build(keys, n, fit);
     stats_ = BuildStats{n, core_.segs.size(), 1, 0};
-    stats_.build_seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count();
+    stats_.build_seconds = clock.Seconds();
     return Status::OK();
   }
 

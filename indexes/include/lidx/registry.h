@@ -44,8 +44,9 @@
 #include "lidx/rmi.h"
 #include "lidx/rs.h"
 // SLR (seed 003), LITS (string-native, string_index.h)
-#include "lidx/lits.h"
+#include "lidx/lits_index.h"
 #include "lidx/slr.h"
+#include "lidx/string_registry.h"
 // Updatable, unclustered indexes (seed 000)
 #include "lidx/alex.h"
 #include "lidx/lipp.h"

@@ -51,10 +51,10 @@
 #ifndef LIDX_RMI_H_
 #define LIDX_RMI_H_
 
-#include <chrono>
 #include <cstring>
 #include <vector>
 
+#include "lidx/detail/build_clock.h"
 #include "lidx/detail/options.h"
 #include "lidx/detail/segments.h"
 #include "lidx/detail/serialize.h"
@@ -128,11 +128,9 @@ class RmiIndex : public Index<K> {
   }
   // The root in use (cubic falls back to linear_spline when not monotone).
   Root RootKind() const { return root_; }
-  size_t NumLeaves() const { return leaves_.size(); }
-  const Leaf& LeafAt(size_t i) const { return leaves_[i]; }
 
   Status Build(const K* keys, size_t n, const uint32_t*) override {
-    auto t0 = std::chrono::steady_clock::now();
+    detail::BuildClock clock;
     if (n >= (uint64_t{1} << 32)) {
       return Status::Error("rmi: leaves store 32-bit positions; n >= 2^32");
     }
@@ -155,9 +153,7 @@ class RmiIndex : public Index<K> {
     detail::ShrinkToFit(&leaves_);
     detail::ShrinkToFit(&table_);
     stats_ = BuildStats{n, leaves_.size(), 2, 0};
-    stats_.build_seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count();
+    stats_.build_seconds = clock.Seconds();
     return Status::OK();
   }
 
@@ -177,19 +173,12 @@ class RmiIndex : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(leaves_knob_);
-    w.Pod<uint32_t>(static_cast<uint32_t>(root_knob_));
-    w.Pod<uint64_t>(root_bits_);
-    w.Pod<uint64_t>(n_);
-    w.Pod<K>(first_);
-    w.Pod<K>(last_);
-    w.Pod<uint32_t>(static_cast<uint32_t>(root_));
-    w.Pod<uint32_t>(flip_);
+    w.Pods<uint64_t, uint32_t, uint64_t, uint64_t, K, K, uint32_t, uint32_t>(
+        leaves_knob_, static_cast<uint32_t>(root_knob_), root_bits_, n_, first_,
+        last_, static_cast<uint32_t>(root_), flip_);
     for (double c : c_) w.Pod<double>(c);
-    w.Pod<uint32_t>(radix_shift_);
-    w.Pod<uint64_t>(radix_base_);
-    w.Vector(table_);
-    w.Vector(leaves_);
+    w.Pods<uint32_t, uint64_t>(radix_shift_, radix_base_);
+    w.Vectors(table_, leaves_);
     w.Stats(stats_);
   }
 
@@ -203,19 +192,14 @@ class RmiIndex : public Index<K> {
     std::vector<Leaf> leaves;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&knob, "leaves knob");
-    if (s.ok()) s = r.Pod(&root_knob, "root knob");
-    if (s.ok()) s = r.Pod(&bits, "root bits");
-    if (s.ok()) s = r.Pod(&n, "n");
-    if (s.ok()) s = r.Pod(&first, "first key");
-    if (s.ok()) s = r.Pod(&last, "last key");
-    if (s.ok()) s = r.Pod(&root, "root kind");
-    if (s.ok()) s = r.Pod(&flip, "cubic orientation");
+    if (s.ok()) {
+      s = r.Pods({"leaves knob", "root knob", "root bits", "n", "first key",
+                  "last key", "root kind", "cubic orientation"},
+                 &knob, &root_knob, &bits, &n, &first, &last, &root, &flip);
+    }
     for (int i = 0; s.ok() && i < 5; ++i) s = r.Pod(&c[i], "root coefficients");
-    if (s.ok()) s = r.Pod(&shift, "radix shift");
-    if (s.ok()) s = r.Pod(&base, "radix base");
-    if (s.ok()) s = r.Vector(&table, "radix table");
-    if (s.ok()) s = r.Vector(&leaves, "leaves");
+    if (s.ok()) s = r.Pods({"radix shift", "radix base"}, &shift, &base);
+    if (s.ok()) s = r.Vectors({"radix table", "leaves"}, &table, &leaves);
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();
     if (!s.ok()) return s;
@@ -321,140 +305,25 @@ class RmiIndex : public Index<K> {
     return static_cast<size_t>(v);
   }
 
-  void FitRoot(const K* keys, size_t n, double num) {
-    const double span = detail::ToDouble<K>(last_ - first_);
-    // linear_spline: (first, 0) to (last, num); also every fallback.
-    c_[1] = span > 0 ? num / span : 0.0;
-    if (root_ == Root::kLinearSpline || span == 0) {
-      root_ = Root::kLinearSpline;
-      return;
-    }
-    const double scale = num / static_cast<double>(n);
-    if (root_ == Root::kLinear) {
-      long double sx = 0, sy = 0, sxx = 0, sxy = 0;
-      for (size_t i = 0; i < n; ++i) {
-        long double x = detail::ToDouble<K>(keys[i] - first_);
-        long double y = static_cast<long double>(i) * scale;
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-      }
-      long double cov = sxy - sx * sy / n, var = sxx - sx * sx / n;
-      double slope = var > 0 && cov > 0 ? static_cast<double>(cov / var) : 0.0;
-      c_[1] = slope;
-      c_[0] = static_cast<double>((sy - slope * sx) / n);
-      return;
-    }
-    if (root_ == Root::kCubic) {
-      if (!FitCubic(keys, n, scale, span)) root_ = Root::kLinearSpline;
-      return;
-    }
-    FillRadix(keys, n, scale);
-    if (root_knob_ == Root::kAuto && LinearSplineSuffices(span, num, n)) {
-      root_ = Root::kLinearSpline;
-      table_.clear();
-    }
-  }
+  void FitRoot(const K* keys, size_t n, double num);
 
   // The average leaf load a key would see under the linear_spline root,
   // estimated from the radix table: bucket b's keys spread over
   // c_[1] * width(b) leaves (at least one). Within 25% of n / leaves (what
   // the radix root gives) the cheaper root wins: a shorter root chain is
   // worth more than a slightly better spread (uniform keys).
-  bool LinearSplineSuffices(double span, double num, size_t n) const {
-    (void)span;
-    long double seen = 0;
-    for (size_t b = 0; b + 1 < table_.size(); ++b) {
-      const double keys_b = (table_[b + 1] - table_[b]) * (n / num);
-      if (keys_b <= 0) continue;
-      const double lo = FromBits((radix_base_ + b) << radix_shift_);
-      const double hi = FromBits((radix_base_ + b + 1) << radix_shift_);
-      const double leaves_b = std::max(1.0, c_[1] * (hi - lo));
-      seen += static_cast<long double>(keys_b) * (keys_b / leaves_b);
-    }
-    return seen / n <= 1.25 * (n / num);
-  }
+  bool LinearSplineSuffices(double span, double num, size_t n) const;
 
   // Least squares on t = d / span in [0, 1]. Accepted only if all of
   // c1..c3 are >= 0 (then Horner in t only adds and multiplies non-negative
   // monotone terms) or, written around t = 1 as c0 - h(1 - t), all of h's
   // are (the concave shape a heavy tail gives); either form is monotone in
   // floating point, which the leaf contract needs, not just on paper.
-  bool FitCubic(const K* keys, size_t n, double scale, double span) {
-    const double inv = 1.0 / span;
-    long double m[4][5] = {};
-    for (size_t i = 0; i < n; ++i) {
-      long double t = std::min(detail::ToDouble<K>(keys[i] - first_) * inv, 1.0);
-      long double y = static_cast<long double>(i) * scale;
-      long double p[7] = {1, t, t * t, t * t * t, 0, 0, 0};
-      p[4] = p[3] * t;
-      p[5] = p[4] * t;
-      p[6] = p[5] * t;
-      for (int r = 0; r < 4; ++r) {
-        for (int c = 0; c < 4; ++c) m[r][c] += p[r + c];
-        m[r][4] += p[r] * y;
-      }
-    }
-    for (int col = 0; col < 4; ++col) {  // Gauss-Jordan, partial pivoting
-      int piv = col;
-      for (int r = col + 1; r < 4; ++r) {
-        if (std::abs(static_cast<double>(m[r][col])) >
-            std::abs(static_cast<double>(m[piv][col]))) {
-          piv = r;
-        }
-      }
-      if (m[piv][col] == 0) return false;
-      for (int c = 0; c < 5; ++c) std::swap(m[col][c], m[piv][c]);
-      for (int r = 0; r < 4; ++r) {
-        if (r == col) continue;
-        long double f = m[r][col] / m[col][col];
-        for (int c = col; c < 5; ++c) m[r][c] -= f * m[col][c];
-      }
-    }
-    double a[4];
-    for (int i = 0; i < 4; ++i) a[i] = static_cast<double>(m[i][4] / m[i][i]);
-    c_[4] = inv;
-    if (a[1] >= 0 && a[2] >= 0 && a[3] >= 0) {
-      flip_ = 0;
-      for (int i = 0; i < 4; ++i) c_[i] = a[i];
-      return true;
-    }
-    // f(t) = f(1) - h(u), u = 1 - t: h1 = f'(1), h2 = -f''(1)/2, h3 = a3.
-    const double h1 = a[1] + 2 * a[2] + 3 * a[3];
-    const double h2 = -(a[2] + 3 * a[3]);
-    const double h3 = a[3];
-    if (h1 >= 0 && h2 >= 0 && h3 >= 0) {
-      flip_ = 1;
-      c_[0] = a[0] + a[1] + a[2] + a[3];
-      c_[1] = h1;
-      c_[2] = h2;
-      c_[3] = h3;
-      return true;
-    }
-    return false;
-  }
+  bool FitCubic(const K* keys, size_t n, double scale, double span);
 
   // table_[b] = leaf-scaled rank of the first key at or past bucket b's
   // lower edge; one merged pass over the keys.
-  void FillRadix(const K* keys, size_t n, double scale) {
-    // The first bucket is that of the smallest non-zero d (d = 0 is only
-    // the first key, which every root sends to leaf 0).
-    size_t i = 0;
-    while (i < n && keys[i] == first_) ++i;
-    const double dmin = detail::ToDouble<K>(keys[i] - first_);
-    const double dmax = detail::ToDouble<K>(last_ - first_);
-    radix_base_ = Bits(dmin) >> radix_shift_;
-    const uint64_t top = Bits(dmax) >> radix_shift_;
-    const size_t buckets = static_cast<size_t>(top - radix_base_) + 1;
-    table_.assign(buckets + 1, 0.0);
-    size_t r = 0;
-    for (size_t b = 0; b <= buckets; ++b) {
-      const double edge = FromBits((radix_base_ + b) << radix_shift_);
-      while (r < n && detail::ToDouble<K>(keys[r] - first_) < edge) ++r;
-      table_[b] = static_cast<double>(r) * scale;
-    }
-  }
+  void FillRadix(const K* keys, size_t n, double scale);
 
   uint32_t NextY0(size_t leaf) const {
     return leaf + 1 < leaves_.size() ? leaves_[leaf + 1].y0
@@ -471,63 +340,7 @@ class RmiIndex : public Index<K> {
     return Predict(l, hi, q, first_);
   }
 
-  void Train(const K* keys, size_t n) {
-    // Points arrive sorted, so each leaf's points are contiguous: buffer one
-    // leaf, fit it by least squares, measure it, move on.
-    struct Pt {
-      K x;
-      size_t y;
-    };
-    std::vector<Pt> buf;
-    size_t cur = 0;
-    auto flush = [&](const Pt* next) {
-      if (buf.empty()) return;
-      Leaf& l = leaves_[cur];
-      double mx = 0, my = 0;
-      for (const Pt& p : buf) {
-        mx += detail::ToDouble<K>(p.x - first_);
-        my += static_cast<double>(p.y);
-      }
-      mx /= buf.size();
-      my /= buf.size();
-      double sxy = 0, sxx = 0;
-      for (const Pt& p : buf) {
-        double dx = detail::ToDouble<K>(p.x - first_) - mx;
-        sxx += dx * dx;
-        sxy += dx * (static_cast<double>(p.y) - my);
-      }
-      l.slope = sxx > 0 && sxy > 0 ? sxy / sxx : 0.0;
-      l.icpt = my - l.slope * mx;
-      l.y0 = static_cast<uint32_t>(buf.front().y);
-      const uint32_t hi = static_cast<uint32_t>(next ? next->y : n);
-      detail::Errors e;
-      for (const Pt& p : buf) {
-        e.Add(Predict(l, hi, p.x), static_cast<int64_t>(p.y));
-      }
-      l.err = static_cast<uint32_t>(std::max(e.lo, e.hi));
-      buf.clear();
-    };
-    detail::ForEachStaircasePoint(keys, n, [&](K x, size_t y) {
-      size_t leaf = LeafOf(x);
-      if (leaf != cur) {
-        Pt next{x, y};
-        flush(&next);
-        // Leaves no point reaches serve only the gap before this point.
-        for (size_t e = cur + 1; e < leaf; ++e) {
-          leaves_[e] = Leaf{0.0, static_cast<double>(y), 0,
-                            static_cast<uint32_t>(y)};
-        }
-        cur = leaf;
-      }
-      buf.push_back({x, y});
-    });
-    flush(nullptr);
-    // Leaves past the last key are never asked (q > last returns n).
-    for (size_t e = cur + 1; e < leaves_.size(); ++e) {
-      leaves_[e] = Leaf{0.0, static_cast<double>(n), 0,
-                        static_cast<uint32_t>(n)};
-    }
-  }
+  void Train(const K* keys, size_t n);
 
   uint64_t leaves_knob_ = 0;
   Root root_knob_ = Root::kAuto;
@@ -555,5 +368,7 @@ class SizedRmiIndex final : public RmiIndex<K> {
 };
 
 }  // namespace lidx
+
+#include "lidx/detail/rmi_train.h"
 
 #endif  // LIDX_RMI_H_

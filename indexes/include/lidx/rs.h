@@ -16,9 +16,9 @@
 #ifndef LIDX_RS_H_
 #define LIDX_RS_H_
 
-#include <chrono>
 #include <vector>
 
+#include "lidx/detail/build_clock.h"
 #include "lidx/detail/options.h"
 #include "lidx/detail/serialize.h"
 #include "lidx/detail/shrink.h"
@@ -48,83 +48,57 @@ class RadixSplineIndex final : public Index<K> {
   bool Exact() const override { return false; }
 
   Status Build(const K* keys, size_t n, const uint32_t*) override {
-    auto t0 = std::chrono::steady_clock::now();
-    n_ = n;
-    knots_ = detail::BuildSpline(keys, n, static_cast<double>(eps_));
-    err_ = n ? detail::MeasureSplineErrors(keys, n, knots_) : detail::Errors{};
+    detail::BuildClock clock;
+    spline_.Build(keys, n, static_cast<double>(eps_));
     BuildTable();
-    stats_ = BuildStats{n, knots_.size(), 2, 0};
-    stats_.build_seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count();
+    stats_ = BuildStats{n, spline_.knots.size(), 2, 0};
+    stats_.build_seconds = clock.Seconds();
     return Status::OK();
   }
 
   Bound Search(K q) const override {
-    if (n_ == 0 || q <= knots_[0].x) return Bound{0, 0, 0};
-    const size_t last = knots_.size() - 1;
-    if (q >= knots_[last].x) {
-      if (q > knots_[last].x) return Bound{n_, n_, n_};
-      size_t y = static_cast<size_t>(knots_[last].y);
-      return Bound{y, y, y};
-    }
-    size_t p = static_cast<size_t>((q - knots_[0].x) >> shift_);
+    Bound b;
+    if (spline_.Trivial(q, &b)) return b;
+    const detail::Knot<K>* knots = spline_.knots.data();
+    size_t p = static_cast<size_t>((q - knots[0].x) >> shift_);
     // Knots with this prefix start at table_[p]; the one before it has a
     // smaller prefix, hence a smaller key, and may still be q's segment.
     size_t first = table_[p] == 0 ? 0 : table_[p] - 1;
     size_t end = table_[p + 1];
-    size_t j = detail::LastKnotAtOrBefore(knots_.data(), first, end, q);
-    return detail::SplineBound(knots_.data(), j, q, n_, err_);
+    size_t j = detail::LastKnotAtOrBefore(knots, first, end, q);
+    return detail::SplineBound(knots, j, q, spline_.n, spline_.err);
   }
 
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(eps_);
-    w.Pod<uint64_t>(radix_bits_);
-    w.Pod<uint64_t>(n_);
-    w.Pod<int64_t>(err_.lo);
-    w.Pod<int64_t>(err_.hi);
-    w.Vector(knots_);
+    w.Pods<uint64_t, uint64_t>(eps_, radix_bits_);
+    spline_.Serialize(&w);
     w.Stats(stats_);
   }
 
   Status Deserialize(std::string_view in) override {
     detail::Reader r(in);
-    uint64_t eps = 0, bits = 0, n = 0;
-    detail::Errors e;
-    std::vector<detail::Knot<K>> knots;
+    uint64_t eps = 0, bits = 0;
+    detail::SplineCore<K> spline;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&eps, "epsilon");
-    if (s.ok()) s = r.Pod(&bits, "radix_bits");
-    if (s.ok()) s = r.Pod(&n, "n");
-    if (s.ok()) s = r.Pod(&e.lo, "error below");
-    if (s.ok()) s = r.Pod(&e.hi, "error above");
-    if (s.ok()) s = r.Vector(&knots, "spline knots");
+    if (s.ok()) s = r.Pods({"epsilon", "radix_bits"}, &eps, &bits);
+    if (s.ok()) s = spline.Deserialize(&r);
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();
+    if (s.ok() && bits > kMaxRadixBits) s = detail::Reader::Corrupt("rs radix_bits");
     if (!s.ok()) return s;
-    if ((n == 0) != knots.empty() || bits > kMaxRadixBits || !detail::FitsSize(n)) {
-      return detail::Reader::Corrupt("rs knots do not match n");
-    }
-    for (size_t i = 1; i < knots.size(); ++i) {
-      if (!(knots[i - 1].x < knots[i].x)) {
-        return detail::Reader::Corrupt("rs knots unsorted");
-      }
-    }
     eps_ = eps;
     radix_bits_ = bits;
-    n_ = n;
-    err_ = e;
-    knots_ = std::move(knots);
+    spline_ = std::move(spline);
     stats_ = st;
     BuildTable();  // derived from the knots, so not stored
     return Status::OK();
   }
 
   size_t MemoryBytes() const override {
-    return sizeof(*this) + detail::VectorBytes(knots_) +
+    return sizeof(*this) + detail::VectorBytes(spline_.knots) +
            detail::VectorBytes(table_);
   }
   BuildStats Stats() const override { return stats_; }
@@ -134,8 +108,9 @@ class RadixSplineIndex final : public Index<K> {
     table_.clear();
     detail::ShrinkToFit(&table_);
     shift_ = 0;
-    if (knots_.empty()) return;
-    K range = knots_.back().x - knots_[0].x;
+    const std::vector<detail::Knot<K>>& knots = spline_.knots;
+    if (knots.empty()) return;
+    K range = knots.back().x - knots[0].x;
     int width = detail::BitWidth(range);
     int bits = static_cast<int>(radix_bits_);
     shift_ = width > bits ? width - bits : 0;
@@ -146,18 +121,16 @@ class RadixSplineIndex final : public Index<K> {
     // table_[b] = first knot whose prefix is >= b, for b in [0, max+1].
     table_.assign(max_prefix + 2, 0);
     size_t b = 0;
-    for (size_t i = 0; i < knots_.size(); ++i) {
-      size_t pre = static_cast<size_t>((knots_[i].x - knots_[0].x) >> shift_);
+    for (size_t i = 0; i < knots.size(); ++i) {
+      size_t pre = static_cast<size_t>((knots[i].x - knots[0].x) >> shift_);
       while (b <= pre) table_[b++] = static_cast<uint32_t>(i);
     }
-    while (b < table_.size()) table_[b++] = static_cast<uint32_t>(knots_.size());
+    while (b < table_.size()) table_[b++] = static_cast<uint32_t>(knots.size());
   }
 
   uint64_t eps_ = 32;
   uint64_t radix_bits_ = 18;
-  size_t n_ = 0;
-  detail::Errors err_;
-  std::vector<detail::Knot<K>> knots_;
+  detail::SplineCore<K> spline_;
   std::vector<uint32_t> table_;
   int shift_ = 0;
   BuildStats stats_;

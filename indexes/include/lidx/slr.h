@@ -45,13 +45,13 @@
 #define LIDX_SLR_H_
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "lidx/detail/build_clock.h"
 #include "lidx/detail/linear_segments.h"
 #include "lidx/detail/options.h"
 #include "lidx/detail/serialize.h"
@@ -122,7 +122,7 @@ class Slr final : public Index<K> {
   bool Exact() const override { return false; }
 
   Status Build(const K* keys, size_t n, const uint32_t*) override {
-    const auto t0 = std::chrono::steady_clock::now();
+    const detail::BuildClock clock;
     if (n >= std::numeric_limits<uint32_t>::max()) {
       return Status::Error(std::string(Id()) + ": n must be < 2^32");
     }
@@ -148,9 +148,7 @@ class Slr final : public Index<K> {
     detail::ShrinkToFit(&models_);
     detail::ShrinkToFit(&bases_);
     stats_ = BuildStats{n, models_.size(), 1, 0};
-    stats_.build_seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count();
+    stats_.build_seconds = clock.Seconds();
     return Status::OK();
   }
 
@@ -203,17 +201,10 @@ class Slr final : public Index<K> {
   void Serialize(std::string* out) const override {
     detail::Writer w(out);
     w.Header<K>(Id(), kFormatVersion);
-    w.Pod<uint64_t>(segments_);
-    w.Pod<uint64_t>(bad_segments_);
-    w.Pod<uint64_t>(error_threshold_);
-    w.Pod<uint64_t>(max_segments_);
-    w.Pod<uint64_t>(min_pairs_);
-    w.Pod<uint8_t>(static_cast<uint8_t>(last_mile_));
-    w.Pod<uint64_t>(n_);
-    w.Vector(first_);
-    w.Vector(starts_);
-    w.Vector(models_);
-    w.Vector(bases_);
+    w.Pods<uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint8_t, uint64_t>(
+        segments_, bad_segments_, error_threshold_, max_segments_, min_pairs_,
+        static_cast<uint8_t>(last_mile_), n_);
+    w.Vectors(first_, starts_, models_, bases_);
     w.Stats(stats_);
   }
 
@@ -228,17 +219,15 @@ class Slr final : public Index<K> {
     std::vector<double> bases;
     BuildStats st;
     Status s = r.Header<K>(Id(), kFormatVersion);
-    if (s.ok()) s = r.Pod(&segments, "segments");
-    if (s.ok()) s = r.Pod(&bad, "bad_segments");
-    if (s.ok()) s = r.Pod(&thr, "error_threshold");
-    if (s.ok()) s = r.Pod(&max_segs, "max_segments");
-    if (s.ok()) s = r.Pod(&min_pairs, "min_pairs");
-    if (s.ok()) s = r.Pod(&lm, "last_mile");
-    if (s.ok()) s = r.Pod(&n, "n");
-    if (s.ok()) s = r.Vector(&first, "first_keys");
-    if (s.ok()) s = r.Vector(&starts, "starts");
-    if (s.ok()) s = r.Vector(&models, "models");
-    if (s.ok()) s = r.Vector(&bases, "bases");
+    if (s.ok()) {
+      s = r.Pods({"segments", "bad_segments", "error_threshold",
+                  "max_segments", "min_pairs", "last_mile", "n"},
+                 &segments, &bad, &thr, &max_segs, &min_pairs, &lm, &n);
+    }
+    if (s.ok()) {
+      s = r.Vectors({"first_keys", "starts", "models", "bases"}, &first,
+                    &starts, &models, &bases);
+    }
     if (s.ok()) s = r.Stats(&st);
     if (s.ok()) s = r.Finish();
     if (!s.ok()) return s;

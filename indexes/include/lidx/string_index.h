@@ -14,7 +14,7 @@
 //     byte-identically; MemoryBytes() counts heap and object bytes.
 //
 // Indexes: "lits" (lits.h). Build one by id with lidx::MakeStringIndex(),
-// defined in lits.h.
+// defined in string_registry.h.
 //
 // Usage:
 //   std::string err;
@@ -55,8 +55,8 @@ class StringIndex {
 };
 
 // Builds a string index by id with its knobs; null and *err set for an
-// unknown id or knob. Defined in lits.h (include it, or lidx/registry.h,
-// where it is used).
+// unknown id or knob. Defined in string_registry.h (include it, or
+// lidx/registry.h, where it is used).
 inline std::unique_ptr<StringIndex> MakeStringIndex(std::string_view id,
                                                     const Options& opts,
                                                     std::string* err);

@@ -13,8 +13,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "lidx/detail/build_clock.h"
 #include "lidx/index.h"
 
 namespace lidx {
@@ -47,6 +49,19 @@ Status DistinctKeys(const K* keys, size_t n, std::vector<K>* out,
   }
   return Status::OK();
 }
+
+// The distinct build keys, the first position of each, and n (the answer
+// past the last key).
+template <typename K>
+struct DistinctInput {
+  const K* keys;
+  const uint32_t* pos;
+  size_t count;
+  size_t n;
+  uint32_t PosAt(size_t i) const {
+    return i < count ? pos[i] : static_cast<uint32_t>(n);
+  }
+};
 
 // Distance of `q` above `base` as a double, 0 when q <= base. Models work on
 // distances from a per-node base so that keys near 2^64-1 (or u128 keys) keep
@@ -130,6 +145,33 @@ class BuildBudget {
   size_t max_depth_;
   size_t used_ = 0;
 };
+
+// The frame every exact index's Build() shares: the distinct keys of the
+// caller's sorted `keys`, the index's own `build(in, &budget)` over them
+// (which sets *stats but for the time), then the build time. On a failure,
+// of the input or of the build, `reset()` leaves the index empty (every
+// Search() answers 0) and the failure is returned naming `id`.
+template <typename K, typename BuildFn, typename ResetFn>
+Status BuildExact(std::string_view id, const K* keys, size_t n,
+                  uint64_t max_memory_mb, uint64_t max_depth,
+                  BuildStats* stats, BuildFn build, ResetFn reset) {
+  detail::BuildClock clock;
+  std::vector<K> dk;
+  std::vector<uint32_t> dp;
+  Status s = DistinctKeys(keys, n, &dk, &dp);
+  if (s.ok()) {
+    BuildBudget budget(max_memory_mb, max_depth, n);
+    s = build(DistinctInput<K>{dk.data(), dp.data(), dk.size(), n}, &budget);
+  } else {
+    s = Status::Error(std::string(id) + ": " + s.message());
+  }
+  if (!s.ok()) {
+    reset();
+    return s;
+  }
+  stats->build_seconds = clock.Seconds();
+  return Status::OK();
+}
 
 }  // namespace detail
 }  // namespace lidx

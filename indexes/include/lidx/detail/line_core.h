@@ -41,10 +41,7 @@ struct LineCore {
   }
 
   void Serialize(Writer* w) const {
-    w->Pod<uint64_t>(n);
-    w->Pod<K>(last_key);
-    w->Pod<int64_t>(err.lo);
-    w->Pod<int64_t>(err.hi);
+    w->Pods<uint64_t, K, int64_t, int64_t>(n, last_key, err.lo, err.hi);
     w->Vector(segs);
   }
 
@@ -54,17 +51,13 @@ struct LineCore {
     Errors e;
     std::vector<LineSeg<K>> s;
     Status st = r->Pod(&num, "n");
-    if (st.ok()) st = r->Pod(&last, "last key");
-    if (st.ok()) st = r->Pod(&e.lo, "error below");
-    if (st.ok()) st = r->Pod(&e.hi, "error above");
+    if (st.ok()) {
+      st = r->Pods({"last key", "error below", "error above"}, &last, &e.lo,
+                   &e.hi);
+    }
     if (st.ok()) st = r->Vector(&s, "segments");
+    if (st.ok()) st = CheckStoredPoints(num, e, s, "segments");
     if (!st.ok()) return st;
-    if ((num == 0) != s.empty() || !FitsSize(num) || e.lo < 0 || e.hi < 0) {
-      return Reader::Corrupt("segment count does not match n");
-    }
-    for (size_t i = 1; i < s.size(); ++i) {
-      if (!(s[i - 1].x < s[i].x)) return Reader::Corrupt("segments unsorted");
-    }
     n = num;
     last_key = last;
     err = e;

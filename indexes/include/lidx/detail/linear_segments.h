@@ -1,6 +1,6 @@
-// Shared machinery of the segmented linear indexes (slr.h): a router
-// from a key to its segment, a monotone per-segment linear predictor, least
-// squares, and the error bookkeeping that turns a prediction into a Bound.
+// Shared machinery of the segmented linear indexes (slr.h): a monotone
+// per-segment linear predictor, least squares, and the error bookkeeping
+// that turns a prediction into a Bound.
 //
 // Why a bound is guaranteed for ANY query, present or absent, duplicated or
 // not (the argument every Search() in slr.h relies on):
@@ -28,6 +28,7 @@
 #include <limits>
 #include <vector>
 
+#include "lidx/detail/no_fma.h"
 #include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
@@ -35,20 +36,6 @@ namespace lidx {
 namespace detail {
 // Own namespace: other index families define helpers of the same names.
 namespace linear {
-
-// Keeps `v` in a register as a finished product so that base + slope * dx is
-// never contracted into an FMA: build and search must round identically.
-inline double Materialize(double v) {
-#if defined(__GNUC__) && defined(__x86_64__)
-  __asm__("" : "+x"(v));
-#elif defined(__GNUC__) && defined(__aarch64__)
-  __asm__("" : "+w"(v));
-#else
-  volatile double t = v;
-  v = t;
-#endif
-  return v;
-}
 
 // Distance of x from the segment's first key, as a double. Conversion of an
 // unsigned integer (64 or 128 bits) to double rounds monotonically.
@@ -125,77 +112,6 @@ inline size_t MeasureErrors(const K* keys, size_t a, size_t b, double base,
   m->err_hi = static_cast<uint32_t>(hi);
   return worst_at;
 }
-
-// Maps a query to "how many segment first keys are < q" with an optional
-// radix table over the first keys (RadixSpline style): entry p holds the
-// number of first keys whose top bits (after subtracting the smallest) are
-// < p, so the answer lies between entries p and p+1 and a short binary search
-// finishes it.
-template <typename K>
-class SegmentRouter {
- public:
-  void Build(std::vector<K> first_keys, uint32_t max_radix_bits) {
-    first_ = std::move(first_keys);
-    detail::ShrinkToFit(&first_);
-    radix_.clear();
-    shift_ = 0;
-    bits_ = 0;
-    if (first_.size() < 64 || max_radix_bits == 0) {
-      detail::ShrinkToFit(&radix_);
-      return;
-    }
-    // Size the table to the segment count: a 2^18 table for 20 segments
-    // would dominate the index's memory.
-    uint32_t want = 1;
-    while (want < 31 && (size_t{1} << want) < first_.size()) ++want;
-    bits_ = std::min(max_radix_bits, want + 1);
-    const K range = first_.back() - first_.front();
-    while (shift_ < 8 * sizeof(K) - 1 && (range >> shift_) >= (K{1} << bits_)) {
-      ++shift_;
-    }
-    const size_t t = size_t{1} << bits_;
-    radix_.assign(t + 1, 0);
-    size_t s = 0;
-    for (size_t p = 0; p <= t; ++p) {
-      while (s < first_.size() && Prefix(first_[s]) < p) ++s;
-      radix_[p] = static_cast<uint32_t>(s);
-    }
-    detail::ShrinkToFit(&radix_);
-  }
-
-  size_t CountLess(K q) const {
-    if (radix_.empty()) {
-      return std::lower_bound(first_.begin(), first_.end(), q) - first_.begin();
-    }
-    if (!(first_.front() < q)) return 0;
-    const K d = (q - first_.front()) >> shift_;
-    const size_t t = size_t{1} << bits_;
-    if (d >= static_cast<K>(t)) return first_.size();
-    const size_t p = static_cast<size_t>(d);
-    return std::lower_bound(first_.begin() + radix_[p],
-                            first_.begin() + radix_[p + 1], q) -
-           first_.begin();
-  }
-
-  size_t size() const { return first_.size(); }
-  const std::vector<K>& first_keys() const { return first_; }
-  bool has_radix() const { return !radix_.empty(); }
-  size_t HeapBytes() const {
-    return first_.capacity() * sizeof(K) + radix_.capacity() * sizeof(uint32_t);
-  }
-
-  uint32_t radix_bits() const { return bits_; }
-
- private:
-  size_t Prefix(K x) const {
-    return static_cast<size_t>((x - first_.front()) >> shift_);
-  }
-
-  std::vector<K> first_;
-  std::vector<uint32_t> radix_;
-  uint32_t shift_ = 0;
-  uint32_t bits_ = 0;
-};
 
 }  // namespace linear
 }  // namespace detail

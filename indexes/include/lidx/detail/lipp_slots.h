@@ -30,19 +30,6 @@
 namespace lidx {
 namespace detail {
 
-// The distinct build keys, the first position of each, and n (the answer
-// past the last key).
-template <typename K>
-struct DistinctInput {
-  const K* keys;
-  const uint32_t* pos;
-  size_t count;
-  size_t n;
-  uint32_t PosAt(size_t i) const {
-    return i < count ? pos[i] : static_cast<uint32_t>(n);
-  }
-};
-
 // slot = slope * (key - base) + intercept, over `num_items` slots.
 struct SlotModel {
   double slope = 0;
@@ -212,15 +199,13 @@ class SlotNodes {
   }
 
   void Write(Writer* w) const {
-    w->Pod<uint64_t>(nodes_.size());
-    w->Pod<uint64_t>(max_depth_);
+    w->Pods<uint64_t, uint64_t>(nodes_.size(), max_depth_);
     for (const Node& nd : nodes_) {
       w->Pod(nd.slope);
       w->Pod(nd.intercept);
       w->Pod(nd.base);
       w->Pod(nd.num_items);
-      w->Vector(nd.items);
-      w->Vector(nd.bits);
+      w->Vectors(nd.items, nd.bits);
     }
   }
 
@@ -236,11 +221,11 @@ class SlotNodes {
     for (uint64_t i = 0; i < count && s.ok(); ++i) {
       Node& nd = nodes[i];
       s = r->Pod(&nd.slope, "slope");
-      if (s.ok()) s = r->Pod(&nd.intercept, "intercept");
-      if (s.ok()) s = r->Pod(&nd.base, "base");
-      if (s.ok()) s = r->Pod(&nd.num_items, "num_items");
-      if (s.ok()) s = r->Vector(&nd.items, "items");
-      if (s.ok()) s = r->Vector(&nd.bits, "bits");
+      if (s.ok()) {
+        s = r->Pods({"intercept", "base", "num_items"}, &nd.intercept, &nd.base,
+                    &nd.num_items);
+      }
+      if (s.ok()) s = r->Vectors({"items", "bits"}, &nd.items, &nd.bits);
       if (s.ok()) s = Check(nd, i, count, n);
     }
     if (!s.ok()) return s;

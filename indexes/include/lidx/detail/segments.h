@@ -23,6 +23,9 @@
 #include <cstdint>
 #include <vector>
 
+#include <string>
+
+#include "lidx/detail/serialize.h"
 #include "lidx/detail/shrink.h"
 #include "lidx/index.h"
 
@@ -162,6 +165,22 @@ inline size_t LastSegAtOrBefore(const LineSeg<K>* segs, size_t first,
 }
 
 inline bool FitsSize(uint64_t v) { return v <= (uint64_t{1} << 48); }
+
+// What Deserialize() accepts of stored points (segments, knots) over n keys:
+// some exactly when n > 0, strictly increasing x, errors never negative.
+template <typename Point>
+Status CheckStoredPoints(uint64_t n, const Errors& e,
+                         const std::vector<Point>& points, const char* what) {
+  if ((n == 0) != points.empty() || !FitsSize(n) || e.lo < 0 || e.hi < 0) {
+    return Reader::Corrupt(std::string(what) + " do not match n");
+  }
+  for (size_t i = 1; i < points.size(); ++i) {
+    if (!(points[i - 1].x < points[i].x)) {
+      return Reader::Corrupt(std::string(what) + " unsorted");
+    }
+  }
+  return Status::OK();
+}
 
 }  // namespace detail
 }  // namespace lidx

@@ -59,6 +59,16 @@ class Writer {
     }
   }
 
+  // Fields in a row, each written as its own type.
+  template <typename... T>
+  void Pods(const T&... v) {
+    (Pod(v), ...);
+  }
+  template <typename... T>
+  void Vectors(const std::vector<T>&... v) {
+    (Vector(v), ...);
+  }
+
   void Bytes(std::string_view s) {
     Pod<uint64_t>(s.size());
     out_->append(s.data(), s.size());
@@ -116,6 +126,25 @@ class Reader {
     off_ += count * sizeof(T);
     detail::ShrinkToFit(v);
     return Status::OK();
+  }
+
+  // Fields in a row, names[i] naming the i-th in an error; stops at the
+  // first failure, as a chain of Pod() / Vector() calls does.
+  template <size_t N, typename... T>
+  Status Pods(const char* const (&names)[N], T*... v) {
+    static_assert(N == sizeof...(T), "one name per field");
+    Status s;
+    size_t i = 0;
+    ((s = s.ok() ? Pod(v, names[i]) : s, ++i), ...);
+    return s;
+  }
+  template <size_t N, typename... T>
+  Status Vectors(const char* const (&names)[N], std::vector<T>*... v) {
+    static_assert(N == sizeof...(T), "one name per field");
+    Status s;
+    size_t i = 0;
+    ((s = s.ok() ? Vector(v, names[i]) : s, ++i), ...);
+    return s;
   }
 
   Status Bytes(std::string* s, const char* what) {

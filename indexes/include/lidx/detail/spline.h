@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lidx/detail/segments.h"
+#include "lidx/detail/serialize.h"
 #include "lidx/detail/shrink.h"
 
 namespace lidx {
@@ -135,6 +136,56 @@ inline int BitWidth(K v) {
   }
   return b;
 }
+
+// The state rs and plex share and store: the key count, the spline and its
+// measured errors. What each builds over the knots (radix table, hist-tree)
+// is derived from them, so not stored.
+template <typename K>
+struct SplineCore {
+  size_t n = 0;
+  Errors err;
+  std::vector<Knot<K>> knots;
+
+  void Build(const K* keys, size_t num, double eps) {
+    n = num;
+    knots = BuildSpline(keys, num, eps);
+    err = num ? MeasureSplineErrors(keys, num, knots) : Errors{};
+  }
+
+  // Answers the queries no segment serves (outside the knots' open range);
+  // returns false when a segment must.
+  bool Trivial(K q, Bound* b) const {
+    if (n == 0 || q <= knots[0].x) {
+      *b = Bound{0, 0, 0};
+      return true;
+    }
+    const Knot<K>& last = knots.back();
+    if (q < last.x) return false;
+    size_t y = q > last.x ? n : static_cast<size_t>(last.y);
+    *b = Bound{y, y, y};
+    return true;
+  }
+
+  void Serialize(Writer* w) const {
+    w->Pods<uint64_t, int64_t, int64_t>(n, err.lo, err.hi);
+    w->Vector(knots);
+  }
+
+  Status Deserialize(Reader* r) {
+    uint64_t num = 0;
+    Errors e;
+    std::vector<Knot<K>> k;
+    Status st = r->Pod(&num, "n");
+    if (st.ok()) st = r->Pods({"error below", "error above"}, &e.lo, &e.hi);
+    if (st.ok()) st = r->Vector(&k, "spline knots");
+    if (st.ok()) st = CheckStoredPoints(num, e, k, "spline knots");
+    if (!st.ok()) return st;
+    n = num;
+    err = e;
+    knots = std::move(k);
+    return Status::OK();
+  }
+};
 
 }  // namespace detail
 }  // namespace lidx
