@@ -37,6 +37,7 @@ VARIANT = "leveldb-learned"
 # -O1 -g for readable reports; NDEBUG as the engine's Release build has it.
 SANITIZE = "-g -O1 -DNDEBUG -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 TIMEOUT_EXIT, ERROR_EXIT = 77, 78
+MEMORY_MB = 2048  # the fuzzer's own resident memory, and any one allocation
 
 
 def build(build_dir, tarball, log_name="build.log"):
@@ -80,10 +81,15 @@ def run(target, seconds, corpus, artifacts, extra=()):
                        capture_output=True, text=True)
     if r.returncode:
         raise SystemExit(f"error: writing the fuzzer's seeds failed:\n{r.stderr[-3000:]}")
-    r = subprocess.run([target, f"-max_total_time={seconds}", "-timeout=10", "-rss_limit_mb=2048",
+    # Memory is limited by ASan's current-RSS check, not libFuzzer's
+    # -rss_limit_mb: that one reads the peak (getrusage), which Linux carries
+    # across exec from the parent, so a fuzzer started by a 2.5 GB pytest
+    # worker stopped on "out-of-memory" in its first second, whatever it ran.
+    r = subprocess.run([target, f"-max_total_time={seconds}", "-timeout=10", "-rss_limit_mb=0",
+                        f"-malloc_limit_mb={MEMORY_MB}",
                         f"-timeout_exitcode={TIMEOUT_EXIT}", f"-error_exitcode={ERROR_EXIT}",
                         "-print_final_stats=1", f"-artifact_prefix={artifacts}/", *extra, corpus, seeds],
-                       env=dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0",
+                       env=dict(os.environ, ASAN_OPTIONS=f"detect_leaks=1:abort_on_error=0:hard_rss_limit_mb={MEMORY_MB}",
                                 UBSAN_OPTIONS="print_stacktrace=1"),
                        capture_output=True, text=True)
     runs = re.search(r"stat::number_of_executed_units:\s*(\d+)", r.stderr)

@@ -268,10 +268,11 @@ def _run_log(path, seconds, interleave):
 
 
 def test_an_interleaved_job_is_priced_once_from_its_own_time_or_its_runs_apart(tmp_path):
-    """slr fig8 at local: each job of five mechanisms measured at 40 s
-    (its runs' phases 3 s each, their copy jobs 0.5 s) is 40 s again; never
-    measured interleaved, it is its runs' own jobs (10 s, 6 s of phase each:
-    a start-up of 4 s) less the start-ups it shares: 4 + 5 x 6 = 34 s."""
+    """slr fig8 at local: each job of its six members (five mechanisms and
+    the A/A replica) measured at 40 s (its runs' phases 3 s each, their
+    copy jobs 0.5 s) is 40 s again; never measured interleaved, it is its
+    runs' own jobs (10 s, 6 s of phase each: a start-up of 4 s) less the
+    start-ups it shares: 4 + 6 s a member."""
     from lsmrepro.plan import studies
     runs = studies.runs(studies.load_scale("local"), "slr", "fig8")
     jobs = studies.interleave_groups(runs)
@@ -295,7 +296,8 @@ def test_an_interleaved_job_is_priced_once_from_its_own_time_or_its_runs_apart(t
             _bench(base, f"{study}/{figure}/{r.point}/r{rep}", 10.0)
             _run_log(base / "raw" / study / figure / r.point / f"r{rep}.jsonl", 6.0, interleave=False)
     figures, _ = targets.estimate(tmp_path, "local")
-    assert figures.set_index("target").loc["slr/fig8", "seconds"] == pytest.approx(34.0 * len(jobs) + loads)
+    apart = sum(4.0 + 6.0 * len(members) for members in jobs.values())
+    assert figures.set_index("target").loc["slr/fig8", "seconds"] == pytest.approx(apart + loads)
 
 
 def test_a_shipped_reference_says_its_interleaved_runs_in_its_tidy_tables(tmp_path):
