@@ -1,6 +1,7 @@
 """Outputs appear whole or not at all: write to a temporary sibling, then
 rename. A killed job leaves at most a *.tmp file no rule consumes."""
 import contextlib
+import csv
 import os
 from pathlib import Path
 
@@ -22,3 +23,12 @@ def atomic_path(path):
 def write_text(path, text):
     with atomic_path(path) as tmp:
         tmp.write_text(text)
+
+
+def write_csv(path, fieldnames, rows):
+    """A CSV of dict rows (a missing field blank), whole or not at all."""
+    with atomic_path(path) as tmp:
+        with open(tmp, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=fieldnames, restval="")
+            w.writeheader()
+            w.writerows(rows)

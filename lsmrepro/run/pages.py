@@ -16,13 +16,13 @@ options}], run: lsmbench run arguments, order: [shared|own, ...], memory,
 open_memory, load_memory (the cgroup runner's budgets), allow_unenforced}.
 """
 import argparse
-import csv
 import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from base.atomic import write_csv
 from base.errors import InputError, cli
 
 STEPS = ("index_search", "load_data", "search_data", "load_index")
@@ -87,10 +87,7 @@ def run(plan, binary, dataset, work, out_csv):
                                                      for r in rows[-len(members):]), file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    with open(out_csv, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, restval="")
-        w.writeheader()
-        w.writerows(rows)
+    write_csv(out_csv, COLUMNS, rows)
 
 
 @cli

@@ -16,13 +16,13 @@ JSON: name -> {engine, args}, args lsmbench's without --db, --dataset and
 builds of one engine) runs the same way with --lsmbench naming the builds.
 """
 import argparse
-import csv
 import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from base.atomic import write_csv
 from base.errors import InputError, cli
 
 COLUMNS = ("variant", "engine", "round", "order", "seed", "get_mean_ns", "get_p50_ns", "get_p99_ns",
@@ -127,10 +127,7 @@ def run(variants, binaries, dataset, work, rounds, loads, out_csv):
                 print(f"round {r} {n}: {got}", file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    with open(out_csv, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, restval="")
-        w.writeheader()
-        w.writerows(rows)
+    write_csv(out_csv, COLUMNS, rows)
 
 
 @cli

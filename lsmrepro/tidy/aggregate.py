@@ -22,7 +22,7 @@ from lsmrepro.tidy import regime
 from lsmrepro.tidy import runlog
 from lsmrepro.tidy import tool_rows
 from lsmrepro.plan import studies
-from base.atomic import atomic_path
+from base.atomic import write_csv
 from base.errors import InputError, cli
 
 COLUMNS = ["study", "experiment", "scale", "engine", "dataset", "repetition", "run", "point", "workload",
@@ -322,11 +322,7 @@ def aggregate(paths, out):
         orphan = next(iter(reports.values()))
         raise InputError(orphan, "", "a run log with the same name (.jsonl) expected beside it")
     factors = sorted({k for r in rows for k in r} - set(COLUMNS))
-    with atomic_path(out) as tmp:
-        with open(tmp, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS + factors)
-            w.writeheader()
-            w.writerows(rows)
+    write_csv(out, COLUMNS + factors, rows)
     return rows
 
 
@@ -342,11 +338,7 @@ def concat(tables, out):
             header += [c for c in reader.fieldnames if c not in header]
             rows += list(reader)
     header = COLUMNS + sorted(header[len(COLUMNS):])
-    with atomic_path(out) as tmp:
-        with open(tmp, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=header, restval="")
-            w.writeheader()
-            w.writerows(rows)
+    write_csv(out, header, rows)
     return rows
 
 

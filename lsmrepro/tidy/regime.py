@@ -44,7 +44,7 @@ import sys
 from pathlib import Path
 
 from lsmrepro.plan import studies
-from base.atomic import atomic_path, write_text
+from base.atomic import write_csv, write_text
 from base.errors import InputError, cli
 
 PAGE = 4096
@@ -465,12 +465,7 @@ def _read_tidy(path):
 
 
 def write(rows, out_csv, out_md):
-    import csv
-    with atomic_path(out_csv) as tmp:
-        with open(tmp, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS)
-            w.writeheader()
-            w.writerows(rows)
+    write_csv(out_csv, COLUMNS, rows)
     shown = ["figure", "paper_figure", "runs", "paper_cached_fraction", "ours_cached_fraction",
              "ours_read_bytes_per_op", "paper_settled", "ours_compactions_in_phase", "ours_learning_share",
              "paper_index_share", "ours_index_share", "paper_levels", "ours_levels",
