@@ -151,7 +151,36 @@ def test_the_counts_line_says_how_many_are_flagged_underpowered_and_their_verdic
         "detail": ["", "interval straddles the band", "ratio 3", ""]})
     line = readme_verdicts.counts_line(claims_, REPO / "results/reference/local/claims/x.csv")
     assert line.startswith("**2 reproduced, 1 not reproduced, 1 inconclusive** of 4 claims")
-    assert line.endswith(" 2 are flagged underpowered at this scale (the power check's claims_underpowered;"
-                         " a flag, the verdict is the data's): 1 reproduced, 1 not reproduced.")
+    assert line.endswith(" 2 are flagged underpowered at this scale (the power check's claims_underpowered,"
+                         " tool-written in config/scales/local.measured.yaml; a flag, the verdict is the data's):"
+                         " 1 reproduced, 1 not reproduced.")
+
+
+LISTED_THEN = ("underpowered at scale local (config/scales/local.yaml claims_underpowered): P(reproduced | paper) 0.51,"
+               " P(not reproduced | outside) 0.52 at 2 repetitions; fix repetitions of s/fig9: 2 -> 3; the data alone: ")
+
+
+def test_a_table_from_before_issue_52_shows_what_the_data_gave_and_where_the_list_lives_now():
+    """A shipped verdict table whose listed claims the list made
+    inconclusive (the rule before issue 52; the reference run of 89cef94):
+    the counts line says so and where the list is written now, each such
+    row shows the data's own verdict and detail, not the list's reason."""
+    claims_ = pd.DataFrame({
+        "claim": ["a", "b", "c"], "figure": ["fig9 (Figure 9)"] * 3, "paper_value": ["less"] * 3,
+        "verdict": ["inconclusive", "inconclusive", "reproduced"], "measured": [0.85, 0.96, 0.9],
+        "ci_low": [0.77, 0.94, 0.8], "ci_high": [0.95, 0.98, 0.95], "n": [2, 6, 3], "unit": ["x / y"] * 3,
+        "detail": [LISTED_THEN + "reproduced (1 of 1 members reproduced; m: 0.85 [0.77, 0.95] reproduced)",
+                   LISTED_THEN + "inconclusive", ""]})
+    line = readme_verdicts.counts_line(claims_, REPO / "results/reference/local/claims/x.csv")
+    assert line.startswith("**1 reproduced, 2 inconclusive** of 3 claims")
+    assert " 2 were made inconclusive by the run's list of underpowered claims, as the rule was before issue 52" in line
+    assert "the data alone: 1 reproduced, 1 inconclusive. The list is now tool-written in" \
+        " config/scales/local.measured.yaml" in line
+    rows = [[c.strip() for c in r.strip("|").split(" | ")] for r in readme_verdicts.claims_table(claims_, {})[2:]]
+    assert rows[0][3] == "1 of 1 members reproduced (mean 0.85 [0.77, 0.95] x / y, n = 2)"
+    assert rows[0][4] == "**inconclusive** (listed underpowered; the data alone: reproduced)"
+    assert rows[1][3] == "0.96 [0.94, 0.98] x / y, n = 6"
+    assert rows[1][4] == "**inconclusive** (listed underpowered; the data alone: inconclusive)"
+    assert rows[2][4] == "**reproduced**" and "config/scales/local.yaml" not in "\n".join(map(str, rows))
 
 

@@ -111,7 +111,8 @@ def test_list_and_estimate_say_what_is_missing(tmp_path):
     r = subprocess.run([sys.executable, "-m", "lsmrepro.plan.targets", "list", "--scale", "smoke",
                         "--results", str(tmp_path)], cwd=REPO, capture_output=True, text=True)
     # column widths follow the longest target name of every study
-    assert r.returncode == 0 and re.search(r"\| baseline/point +\| missing +\|", r.stdout), r.stdout + r.stderr
+    assert r.returncode == 0 and re.search(r"\| baseline/point +\| — +\| missing +\|", r.stdout), r.stdout + r.stderr
+    assert re.search(r"\| bourbon/tab2 +\| Table 2 +\| missing +\|", r.stdout), r.stdout
     r = subprocess.run([sys.executable, "-m", "lsmrepro.plan.targets", "estimate", "--scale", "paper",
                         "--results", str(tmp_path)], cwd=REPO, capture_output=True, text=True)
     assert r.returncode == 0 and "no measurement yet for some jobs of: baseline/point" in r.stdout, r.stdout
@@ -133,6 +134,9 @@ def test_list_says_done_then_stale_when_a_raw_log_is_newer(tmp_path):
     png.write_bytes(b"png")
     state = targets.state(tmp_path, "smoke").set_index("target").loc["baseline/point"]
     assert state["state"] == "done" and state["last run time"] == f"{1.5 * len(runs):g} seconds"
+    assert state["paper"] == "—"  # the paper's number (a control of our own here)
+    listed = targets.state(tmp_path, "smoke").set_index("target")
+    assert listed.loc["bourbon/tab2", "paper"] == "Table 2" and listed.loc["lsm-eval/fig7", "paper"] == "Figure 7"
     newest = next((tmp_path / "smoke" / "raw").rglob("r0.jsonl"))
     os.utime(newest, (png.stat().st_mtime + 10,) * 2)
     assert targets.state(tmp_path, "smoke").set_index("target").loc["baseline/point", "state"] == "stale"

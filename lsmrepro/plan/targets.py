@@ -49,11 +49,12 @@ def _wall(path):
 
 
 def state(results, scale):
-    """One row per study/figure: state and the last wall time of its jobs."""
+    """One row per study/figure: the paper's figure or table it is, its
+    state and the last wall time of its jobs."""
     scale_cfg = studies.load_scale(scale)
     runs, tool_runs = studies.runs(scale_cfg), studies.tool_runs(scale_cfg)
     out = []
-    for study, fig, _ in studies.all_figures():
+    for study, fig, spec in studies.all_figures():
         # what marks the target made: its PNG, or a table-only target's CSV
         png = (Path(results, scale, "tables", study, f"{fig}.csv") if studies.is_table(study, fig)
                else Path(results, scale, "figures", study, f"{fig}.png"))
@@ -79,7 +80,7 @@ def state(results, scale):
             st = "done"
         last = humanfriendly.format_timespan(seconds) if seconds else "—"
         made = pd.Timestamp(png.stat().st_mtime, unit="s").strftime("%Y-%m-%d %H:%M") if png.exists() else "—"
-        out.append({"target": f"{study}/{fig}", "state": st, "runs": len(rows) + len(records), "loads": len(loads),
+        out.append({"target": f"{study}/{fig}", "paper": spec["paper_figure"], "state": st, "runs": len(rows) + len(records), "loads": len(loads),
                     "last run time": last, "made": made})
     return pd.DataFrame(out)
 

@@ -24,6 +24,7 @@ first line that differs from what the reference gives.
 """
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -151,25 +152,56 @@ def _cell(s):
     return str(s).replace("|", "\\|").replace("\n", " ")
 
 
+# A verdict table written before issue 52 made a listed claim inconclusive
+# whatever its data, its detail "underpowered at scale S (...): <the power
+# check's reason>; ...; the data alone: <verdict> (<the data's detail>)"
+# (the reference run of 89cef94 is such a table). Its rows are shown as
+# what the data gave and that the list overrode it.
+LISTED = re.compile(r"^underpowered at scale .*?; the data alone: (" + "|".join(sorted(VERDICTS, key=len, reverse=True))
+                    + r")(?: \((.*)\))?$")
+
+
+def listed_then(r):
+    """(the data's verdict, the data's detail) of a row the list made
+    inconclusive before issue 52, else None."""
+    m = LISTED.match(vt.text(r, "detail"))
+    return (m.group(1), m.group(2) or "") if m else None
+
+
 def claims_table(claims, regime):
     lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     for r in claims.to_dict("records"):
-        cells = [f"`{r['claim']}`", vt.text(r, "figure"), vt.paper(r), vt.ours(r), f"**{vt.verdict(r)}**",
+        listed = listed_then(r)
+        if listed:
+            r = {**r, "detail": listed[1]}
+        said = f"**{vt.verdict(r)}**" + (f" (listed underpowered; the data alone: {listed[0]})" if listed else "")
+        cells = [f"`{r['claim']}`", vt.text(r, "figure"), vt.paper(r), vt.ours(r), said,
                  regime_cell(r, regime), "<br>".join(vt.context(r))]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     return lines
 
 
+def _split(verdicts):
+    """'2 reproduced, 1 inconclusive' of a series of verdicts."""
+    said = pd.Series(list(verdicts), dtype=object).value_counts()
+    return ", ".join(f"{int(said[v])} {v}" for v in VERDICTS if v in said)
+
+
 def counts_line(claims, claims_path):
     said = claims["verdict"].value_counts()
     parts = [f"{int(said.get(v, 0))} {v}" for v in VERDICTS if said.get(v, 0)]
+    measured = f"config/scales/{Path(claims_path).parent.parent.name}.measured.yaml"
     flagged = claims.loc[claims.get("underpowered", pd.Series("", index=claims.index)).astype(str) == "yes", "verdict"]
     under = ""
     if len(flagged):
-        said_flagged = flagged.value_counts()
-        split = ", ".join(f"{int(said_flagged[v])} {v}" for v in VERDICTS if v in said_flagged)
-        under = (f" {len(flagged)} are flagged underpowered at this scale (the power check's claims_underpowered;"
-                 f" a flag, the verdict is the data's): {split}.")
+        under = (f" {len(flagged)} are flagged underpowered at this scale (the power check's claims_underpowered,"
+                 f" tool-written in {measured}; a flag, the verdict is the data's): {_split(flagged)}.")
+    listed = [x for x in (listed_then(r) for r in claims.to_dict("records")) if x]
+    if listed:
+        under += (f" {len(listed)} were made inconclusive by the run's list of underpowered claims, as the rule was"
+                  " before issue 52 (the list then hand-set in the scale's config/scales/<scale>.yaml); the data"
+                  f" alone: {_split(v for v, _ in listed)}. The list is now tool-written in {measured}"
+                  " (lsmrepro/plan/scale_measured.py) and only flags a verdict.")
     return (f"**{', '.join(parts) or 'no claims'}** of {len(claims)} claims (`{_shown(claims_path)}`;"
             " the rule that decides a verdict: paper/README.md, \"The statistical rule\")." + under + _by_regime(claims))
 
