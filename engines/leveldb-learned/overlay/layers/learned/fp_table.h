@@ -6,7 +6,8 @@
 // not bytes: the same blocks a block size of boundary x entry bytes gives
 // fixed-size entries, without LevelDB's 1 KiB floor on block_size (which
 // would put ~46 16-byte entries in a block). Read by the binary reader of
-// slr_table.h (LevelDB's search, its index block counted as index memory).
+// slr_table_reader.h (LevelDB's search, its index block counted as index
+// memory).
 #ifndef STORAGE_LEVELDB_LAYERS_LEARNED_FP_TABLE_H_
 #define STORAGE_LEVELDB_LAYERS_LEARNED_FP_TABLE_H_
 

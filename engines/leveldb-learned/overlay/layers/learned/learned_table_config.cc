@@ -159,6 +159,21 @@ std::map<std::string, std::string> TableIndexKnobs(const LearnedTableConfig& c, 
   return o;
 }
 
+std::map<std::string, std::string> SlrKnobs(const LearnedTableConfig& c) {
+  // min_pairs 2: lidx models any two keys or more; which data blocks get a
+  // model is slr_min_pairs', the builder's choice.
+  lidx::Options o{{"error_threshold", std::to_string(c.slr_error_threshold)},
+                  {"min_pairs", "2"}};
+  if (!c.slr_last_mile.empty()) o["last_mile"] = c.slr_last_mile;
+  if (c.slr == "eq") {
+    o["segments"] = std::to_string(c.slr_segments);
+  } else {
+    o["max_segments"] = std::to_string(c.slr_max_segments);
+  }
+  for (const auto& kv : c.knobs) o[kv.first] = kv.second;
+  return o;
+}
+
 bool CheckLearnedTableConfig(const LearnedTableConfig& c, std::string* err) {
   if (c.retrain && c.index == "native") {
     *err = "retrain trains a learned index over each table's keys: it needs a learned index, "
@@ -167,12 +182,7 @@ bool CheckLearnedTableConfig(const LearnedTableConfig& c, std::string* err) {
   }
   if (c.index == "native") {
     if (c.slr != "eq" && c.slr != "ea") return true;
-    lidx::Options o{{"error_threshold", std::to_string(c.slr_error_threshold)}};
-    if (!c.slr_last_mile.empty()) o["last_mile"] = c.slr_last_mile;
-    o[c.slr == "eq" ? "segments" : "max_segments"] =
-        std::to_string(c.slr == "eq" ? c.slr_segments : c.slr_max_segments);
-    for (const auto& kv : c.knobs) o[kv.first] = kv.second;  // as MakeSlrModel does
-    return lidx::MakeIndex<uint64_t>("slr-" + c.slr, o, err) != nullptr;
+    return lidx::MakeIndex<uint64_t>("slr-" + c.slr, SlrKnobs(c), err) != nullptr;
   }
   if (c.slr != "off") {
     *err = "slr=" + c.slr + " searches LevelDB's own index block: it needs index=native, not '" +

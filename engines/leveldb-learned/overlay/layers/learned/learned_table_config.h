@@ -46,7 +46,7 @@ struct LearnedTableConfig {
   bool retrain = false;
   // index = "native": LevelDB's own table layout, searched as `slr` says:
   // off (LevelDB's code), binary (our reader, counting comparisons), eq or
-  // ea (SLR models, slr_table.h).
+  // ea (SLR models, slr_model.h).
   std::string slr = "off";
   uint64_t slr_segments = 20;         // slr-eq segments
   uint64_t slr_error_threshold = 100; // worst error before a split / bad segment
@@ -89,6 +89,11 @@ std::string BoundaryKnobNames();
 // c.index's knobs on a table of n keys: the registry's boundary mapping
 // (lidx::BoundaryKnobs), then c.knobs over them.
 std::map<std::string, std::string> TableIndexKnobs(const LearnedTableConfig& c, uint64_t n);
+
+// The knobs of c's SLR models (slr=eq|ea, lidx slr.h): c's slr_* options,
+// then c.knobs over them (`bad_segments:1` is the paper's "equal-size SLR
+// search with bad segments", fig. 8).
+std::map<std::string, std::string> SlrKnobs(const LearnedTableConfig& c);
 
 }  // namespace leveldb
 

@@ -10,7 +10,8 @@
 #include "layers/learned/learned_table_footer.h"
 #include "layers/learned/learned_table_reader.h"
 #include "layers/learned/named_table_reader.h"
-#include "layers/learned/slr_table.h"
+#include "layers/learned/slr_table_builder.h"
+#include "layers/learned/slr_table_reader.h"
 #include "leveldb/comparator.h"
 #include "leveldb/env.h"
 
@@ -53,7 +54,7 @@ Status LearnedTableFormat::Open(const Options& options, RandomAccessFile* file,
   *reader = nullptr;
   const std::string name = LearnedTableName(info.number);
   bool slr;
-  Status ss = OpenSlrTable(&config_, &book_, options, file, file_size, info, &slr, reader);
+  Status ss = OpenSlrTable(&book_, options, file, file_size, info, &slr, reader);
   if (slr && ss.ok()) *reader = NewNamedTableReader(*reader, name);
   if (slr || !ss.ok()) return NamedStatus(ss, name);
   bool ours;

@@ -52,8 +52,9 @@ struct TableModel;  // a table's model, prefix and kept keys (learned_model.h)
 class Env;
 
 // The format object: dispatches a table to its builder and reader
-// (learned_table_builder.h, learned_table_reader.h, slr_table.h, or
-// LevelDB's own), and trains loaded tables' models (retrain). Files:
+// (learned_table_builder.h, learned_table_reader.h, slr_table_builder.h,
+// slr_table_reader.h, or LevelDB's own), and trains loaded tables' models
+// (retrain). Files:
 // learned_table_config (options), learned_table_footer, learned_model +
 // rmi_leaves (training), learned_table_book (counters).
 class LearnedTableFormat : public TableFormat {
