@@ -2,6 +2,7 @@
 InputError) and validate it against a JSON Schema written in YAML (the first
 violation, deepest path first, becomes one InputError naming the file, the
 dotted field and what was expected)."""
+from functools import lru_cache
 from pathlib import Path
 
 import jsonschema
@@ -54,9 +55,14 @@ def _schema_files(folder):
     """Resolves a `$ref` to another schema file, named relative to the
     folder of the schema that refers to it (a definition two schemas share,
     e.g. paper/index_family.schema.yaml, written once)."""
-    def retrieve(uri):
-        return Resource.from_contents(load_yaml(Path(folder) / uri), default_specification=DRAFT202012)
-    return Registry(retrieve=retrieve)
+    return Registry(retrieve=lambda uri: _schema_resource(str(Path(folder) / uri)))
+
+
+@lru_cache(maxsize=None)
+def _schema_resource(path):
+    """A referred schema file, read once per process: the registry asks for
+    it at every `$ref` it meets (hundreds of times in one scale's check)."""
+    return Resource.from_contents(load_yaml(path), default_specification=DRAFT202012)
 
 
 def validate(data, schema_path, origin):

@@ -418,3 +418,83 @@ def test_a_time_limited_run_is_priced_as_it_measured_not_scaled_by_its_planned_o
     (ref / "tidy").mkdir(parents=True)
     pd.DataFrame(rows).to_csv(ref / "tidy" / "baseline.csv.gz", index=False)
     assert point() == pytest.approx(loads + 10.0 * len(runs))
+
+
+def test_a_run_never_timed_is_priced_by_its_figures_timed_runs_and_said_so(tmp_path):
+    """baseline/point at local with every load timed (20 s) and the runs of
+    one point only (10 s): the other points' runs cost what that point's
+    did, counted as priced by like jobs, not as unmeasured."""
+    from lsmrepro.plan import studies
+    runs = studies.runs(studies.load_scale("local"), "baseline", "point")
+    base = tmp_path / "local"
+    for load in runs["load"].unique():
+        _bench(base, f"loads/{load}", 20.0)
+    timed = runs[runs["point"] == runs["point"].iloc[0]]
+    for r in timed.itertuples():
+        _bench(base, f"{r.study}/{r.figure}/{r.point}/r{r.rep}", 10.0)
+    point = targets.estimate(tmp_path, "local")[0].set_index("target").loc["baseline/point"]
+    assert point["unmeasured jobs"] == 0 and point["priced by like jobs"] == len(runs) - len(timed)
+    assert point["seconds"] == pytest.approx(20.0 * runs["load"].nunique() + 10.0 * len(runs))
+
+
+def test_a_load_never_timed_is_priced_by_its_figures_timed_loads(tmp_path):
+    """One of baseline/point's loads timed (30 s): its other load sets'
+    (its id but the seed) cost that by _same_load, the figure's other loads
+    30 s each as like jobs; with none timed they stay unmeasured."""
+    from lsmrepro.plan import studies
+    runs = studies.runs(studies.load_scale("local"), "baseline", "point")
+    base = tmp_path / "local"
+    for r in runs.itertuples():
+        _bench(base, f"{r.study}/{r.figure}/{r.point}/r{r.rep}", 10.0)
+    loads = runs["load"].unique()
+    (base / "benchmarks" / "loads").mkdir(parents=True)
+    point = targets.estimate(tmp_path, "local")[0].set_index("target").loc["baseline/point"]
+    assert point["unmeasured jobs"] == len(loads) and point["priced by like jobs"] == 0
+    _bench(base, f"loads/{loads[0]}", 30.0)
+    point = targets.estimate(tmp_path, "local")[0].set_index("target").loc["baseline/point"]
+    like = sum(not targets._same_load(x, loads[0]) for x in loads)
+    assert 0 < like < len(loads) - 1
+    assert point["unmeasured jobs"] == 0 and point["priced by like jobs"] == like
+    assert point["seconds"] == pytest.approx(30.0 * len(loads) + 10.0 * len(runs))
+
+
+def test_a_run_timed_as_an_interleaved_member_is_priced_by_its_phase_and_its_share_of_the_group(tmp_path):
+    """doblix fig1's runs, now jobs of their own, timed by an earlier run as
+    members of one interleaved job of 40 s (each member's run phase 3 s at
+    300,000 ops, its copy job 0.5 s; loads 20 s of which 18 s load phase: a
+    start-up of 2 s): each costs the start-up, its phase at its ops and its
+    share of the group job's rest, (40 - 2 - 3 n) / n for n members."""
+    from lsmrepro.plan import studies
+    runs = studies.runs(studies.load_scale("local"), "doblix", "fig1")
+    assert (runs["group"] == "").all()
+    base = tmp_path / "local"
+    for load in runs["load"].unique():
+        _bench(base, f"loads/{load}", 20.0)
+        log = base / "raw" / "loads" / f"{load}.jsonl"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(json.dumps({"type": "phase", "phase": "load", "seconds": 18.0}) + "\n")
+    _bench(base, "doblix/fig1/interleaved/g/r0", 40.0)
+    points = runs["point"].unique()
+    for p in points:
+        _bench(base, f"doblix/fig1/{p}/r0", 0.5)
+        _run_log(base / "raw" / "doblix" / "fig1" / p / "r0.jsonl", 3.0, interleave=True)
+    n = len(points)
+    rest = (40.0 - 2.0 - 3.0 * n) / n
+    want = sum(2.0 + 3.0 * r.ops / 300000 + rest for r in runs.itertuples()) + 20.0 * runs["load"].nunique()
+    fig1 = targets.estimate(tmp_path, "local")[0].set_index("target").loc["doblix/fig1"]
+    assert fig1["unmeasured jobs"] == 0 and fig1["priced by like jobs"] == len(runs)
+    assert fig1["seconds"] == pytest.approx(want)
+
+
+def test_a_long_load_id_keeps_its_seed_so_its_load_sets_price_each_other():
+    """doblix fig9's load ids pass the file-name bound: digested, with the
+    seed kept after the digest; one design's load sets differ in it alone."""
+    from lsmrepro.plan import studies
+    runs = studies.runs(studies.load_scale("local"), "doblix", "fig9")
+    loads = runs.drop_duplicates("load")
+    assert loads["load"].str.contains(r"\+id=[0-9a-f]{12}\+seed=\d+$").all()
+    assert loads["load"].str.len().max() <= 200
+    by_design = loads.groupby(loads["load"].str.replace(r"\+seed=\d+$", "", regex=True))["load"].nunique()
+    assert len(by_design) > 1 and (by_design >= 2).all()
+    a, b = by_design.index[:2]
+    assert targets._same_load(f"{a}+seed=1", f"{a}+seed=2") and not targets._same_load(f"{a}+seed=1", f"{b}+seed=1")

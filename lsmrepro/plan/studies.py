@@ -580,10 +580,18 @@ def _ycsb_properties(path):
 
 def _bounded(text, limit=200):
     """A load id short enough for a file name (255 bytes): past `limit`, its
-    head and a digest of the whole (never parsed back, so nothing is lost)."""
+    head and a digest of the whole (never parsed back, so nothing is lost),
+    its seed kept in the clear after the digest: the load sets of one
+    design then differ in their ids' seed alone, as short ids do, and the
+    estimate prices one by another's time (targets._same_load)."""
     if len(text) <= limit:
         return text
-    return f"{text[:limit - 20]}{ID_SEP}id={hashlib.sha256(text.encode()).hexdigest()[:12]}"
+    parts = text.split(ID_SEP)
+    seed = [p for p in parts if p.startswith("seed=")]
+    rest = ID_SEP.join(p for p in parts if not p.startswith("seed="))
+    tail = ID_SEP.join([f"id={hashlib.sha256(rest.encode()).hexdigest()[:12]}", *seed])
+    head = rest[:limit - len(tail)].rpartition(ID_SEP)[0]  # whole parts only
+    return f"{head}{ID_SEP}{tail}"
 
 
 def runs(scale_cfg, study=None, figure=None, select=None):

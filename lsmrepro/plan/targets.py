@@ -21,6 +21,7 @@
 import argparse
 import json
 import re
+from functools import lru_cache
 from pathlib import Path
 
 import humanfriendly
@@ -85,7 +86,9 @@ def state(results, scale):
     return pd.DataFrame(out)
 
 
+@lru_cache(maxsize=None)
 def _keys(scale, dataset):
+    """A dataset's keys at a scale (read once: the estimate asks per load)."""
     return load_yaml(studies.DATASETS)["datasets"][dataset]["size"][scale]
 
 
@@ -399,6 +402,25 @@ def pricer(results, scale, select=None, scale_cfg=None, times=None):
         s, phase, phase_here, keys = scaled(key, r)
         return startup + phase_here + (s - phase - startup) * keys
 
+    def like_run_cost(r):
+        """A run never timed as itself: timed as an interleaved job's
+        member (its phase measured, the rest of its job that member's share
+        of its group job's), else as the mean of its figure's timed runs at
+        its own ops: a figure's runs differ in options, not in kind."""
+        member = measured_key("member", r)
+        rest = _figure_rests(measured, canon(f"{r.study}/{r.figure}"), startup, scale)
+        if member in measured and rest is not None:
+            _, _, phase_here, keys = scaled(member, r)
+            return startup + phase_here + rest * keys
+        siblings = _figure_keys(measured, "run", canon(f"{r.study}/{r.figure}"))
+        if not siblings:
+            return None
+        costs = []
+        for k in siblings:
+            s, phase, phase_here, keys = scaled(k, r)
+            costs.append(startup + phase_here + (s - phase - startup) * keys)
+        return sum(costs) / len(costs)
+
     def group_cost(rows):
         """An interleaved job: its runs' phases and the rest of the job,
         scaled; where it was never measured, the runs' own jobs, run apart
@@ -424,17 +446,28 @@ def pricer(results, scale, select=None, scale_cfg=None, times=None):
         jobs = {}  # an interleaved job's runs, else a run alone
         for r in mine.itertuples():
             jobs.setdefault((r.group, r.rep) if r.group else (r.point, r.rep, "alone"), []).append(r)
+        like = 0  # jobs priced by like jobs (like_run_cost, like_load_cost)
         for job in jobs.values():
             cost = group_cost(job) if job[0].group else run_cost(job[0])
+            if cost is None and not job[0].group:
+                cost = like_run_cost(job[0])
+                like += cost is not None
             if cost is None:
                 missing += len(job)
                 continue
             seconds += cost
         run_seconds, run_missing, fig_loads = seconds, missing, set()
-        for load, group in mine.groupby("load") if len(mine) else []:
-            load_seconds, load_disk = load_cost(load, group.iloc[0])
+        own = {load: load_cost(load, group.iloc[0]) for load, group in mine.groupby("load")} if len(mine) else {}
+        timed = [c[0] for c in own.values() if c[0] is not None]
+        for load, (load_seconds, load_disk) in own.items():
             fig_loads.add(load)
             disk += load_disk
+            if load_seconds is None and timed:
+                # A load never timed: its figure's timed loads' mean (the
+                # figure's loads differ in tree options and seed, not in keys).
+                load_seconds = sum(timed) / len(timed)
+                loads[load] = (load_seconds, load_disk)
+                like += 1
             if load_seconds is None:
                 missing += 1
                 continue
@@ -444,7 +477,7 @@ def pricer(results, scale, select=None, scale_cfg=None, times=None):
                "jobs": len(mine) + interleaved_jobs + (mine["load"].nunique() if len(mine) else 0),
                "estimated wall": humanfriendly.format_timespan(seconds) if seconds else "—",
                "seconds": round(seconds, 1), "peak disk (loads, upper bound)": humanfriendly.format_size(disk, binary=True),
-               "unmeasured jobs": missing}
+               "unmeasured jobs": missing, "priced by like jobs": like}
         parts[(study, fig)] = (row, run_seconds, run_missing, fig_loads)
         return parts[(study, fig)]
 
@@ -471,6 +504,24 @@ def pricer(results, scale, select=None, scale_cfg=None, times=None):
         return pd.DataFrame(rows), pd.DataFrame(totals)
 
     return price
+
+
+def _figure_keys(measured, kind, figure):
+    """The measured keys of `kind` of one "study/figure"."""
+    return [k for k in measured if k[0] == kind and k[1].startswith(figure + "/")]
+
+
+def _figure_rests(measured, figure, startup, scale):
+    """A run's job less its phase and start-up, in a figure timed as
+    interleaved jobs: the figure's group jobs' time less their members'
+    phases and start-ups, per member (None when it has none)."""
+    groups = _figure_keys(measured, "group", figure)
+    members = _figure_keys(measured, "member", figure)
+    if not groups or not members:
+        return None
+    total = (sum(_closest(measured[g], scale)[1] - startup for g in groups)
+             - sum(_closest(measured[m], scale)[2] for m in members))
+    return max(0.0, total / len(members))
 
 
 def _closest(jobs, scale):
