@@ -620,12 +620,15 @@ def runs(scale_cfg, study=None, figure=None, select=None):
             points = [p for p, ok in zip(points, chosen) if ok or p["replica"] == 0]
         figures_points.append((fig_id, cnt, shared, points))
     holdout = _holdout_shares(p for *_, points in figures_points for p in points)
+    every_mix = {s for s in studies_with_specs() if load_spec(s).get("every_mix_shares_the_load")}
     rows = []
     for fig_id, cnt, shared, points in figures_points:
         if figure and fig_id != figure:
             continue
         for row in points:
-            share = holdout.get(_holdout_group(row)) if _insert_share(row["workload_spec"]) else None
+            w = row["workload_spec"]
+            shares_load = _insert_share(w) or (row["study"] in every_mix and w["kind"] == "ycsb")
+            share = holdout.get(_holdout_group(row)) if shares_load else None
             for rep in range(cnt["repetitions"]):
                 # The run's seed draws its request stream; the load's seed
                 # orders the load and draws its held-out keys, shared by
@@ -771,7 +774,11 @@ def _lsmbench_args(row, phase):
     w = row["workload_spec"]
     args += _workload_args(w, row["ops"])
     if row.get("holdout_share"):
-        args += ["--holdout-share", f"{row['holdout_share']:g}", "--holdout-seed", str(row["load_seed"])]
+        # An A/A replica's load holds out its twin's keys (its shuffle is its
+        # own seed's): the two take turns on one request stream, whose record
+        # numbers stand for the loaded keys (engines/driver/src/ycsb_stream.h).
+        holdout_seed = row["load_seed"] - row["load_seed_offset"]
+        args += ["--holdout-share", f"{row['holdout_share']:g}", "--holdout-seed", str(holdout_seed)]
     if w["kind"] == "point":
         args += ["--value-bytes", str(row["value_bytes"])]
     elif not {"fieldcount", "fieldlength"} & set(w.get("properties", {})):
