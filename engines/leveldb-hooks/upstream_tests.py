@@ -9,11 +9,12 @@ With --format SPEC the library is compiled with the variant's
 LEVELDB_TABLE_FORMAT=SPEC, so each database the tests open writes and reads
 the variant's tables: e.g. `--format index=pgm,position_boundary=16`.
 
-The layers' own tests (`engines/<layer>/tests/*_test.cc`) are built and run
-the same way. Each test program runs on its own with --gtest_output=json; a failing case
-is a regression unless pristine LevelDB 1.23 fails it too (BASELINE, measured
-here) or the variant lists it as skipped, with why, in its folder's
-`upstream_skips.yaml` (case names, applied as a --gtest_filter exclusion).
+The layers' own tests (`engines/<layer>/tests/*_test.cc`, with the headers
+they share, `tests/*.h`) are built and run the same way. Each test program
+runs on its own with --gtest_output=json; a failing case is a regression
+unless pristine LevelDB 1.23 fails it too (BASELINE, measured here) or the
+variant lists it as skipped, with why, in its folder's `upstream_skips.yaml`
+(case names, applied as a --gtest_filter exclusion).
 
     .venv/bin/python engines/leveldb-hooks/upstream_tests.py leveldb-learned \\
         --tarball build/sources/leveldb-1.23.tar.gz --work build/upstream/learned \\
@@ -60,14 +61,16 @@ def use_system_gtest(cmakelists):
 
 
 def add_layer_tests(layers, src):
-    """Each layer's own tests/*_test.cc, built like LevelDB's tests."""
+    """Each layer's own tests/*_test.cc, built like LevelDB's tests, and the
+    headers they share (tests/*.h, included as "layer_tests/NAME.h")."""
     names = []
     for layer in layers:
-        for test in sorted((layer / "tests").glob("*_test.cc")):
-            dest = src / "layer_tests" / test.name
+        tests = sorted((layer / "tests").glob("*_test.cc"))
+        for file in tests + sorted((layer / "tests").glob("*.h")):
+            dest = src / "layer_tests" / file.name
             dest.parent.mkdir(exist_ok=True)
-            shutil.copy2(test, dest)
-            names.append(test.stem)
+            shutil.copy2(file, dest)
+        names += [test.stem for test in tests]
     if names:
         lines = "".join(f'  leveldb_test("layer_tests/{n}.cc")\n' for n in names)
         text = (src / "CMakeLists.txt").read_text()

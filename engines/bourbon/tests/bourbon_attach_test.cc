@@ -15,6 +15,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "layer_tests/bourbon_testutil.h"
 #include "layers/bourbon/bourbon.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
@@ -38,43 +39,27 @@ std::map<uint64_t, int> FilesOf(const std::string& sstables) {
   return out;
 }
 
-struct BourbonDb {
-  explicit BourbonDb(const std::string& dir) {
-    options.create_if_missing = true;
-    options.block_restart_interval = 1;
-    options.compression = kNoCompression;
-    options.write_buffer_size = 32 << 10;
-    options.max_file_size = 32 << 10;
-    bourbon::Config config;
-    config.learning = bourbon::Learning::kAlways;
-    format = std::make_unique<bourbon::Bourbon>(config, options, dir);
-    options.table_format = format.get();
-    options.hooks = format.get();
-    DB* raw = nullptr;
-    EXPECT_TRUE(DB::Open(options, dir, &raw).ok());
-    db.reset(raw);
+std::string Listing(DB* db) {
+  std::string s;
+  EXPECT_TRUE(db->GetProperty("leveldb.sstables", &s));
+  return s;
+}
+
+// Bourbon's live files: number -> level.
+std::map<uint64_t, int> Live(bourbon::Bourbon* format) {
+  std::map<uint64_t, int> out;
+  for (const bourbon::FileRecord& f : format->Collect().files) {
+    if (f.deleted_s < 0) out[f.number] = static_cast<int>(f.level);
   }
-  ~BourbonDb() {
-    format->Detach();
-    db.reset();
-  }
-  std::string Listing() {
-    std::string s;
-    EXPECT_TRUE(db->GetProperty("leveldb.sstables", &s));
-    return s;
-  }
-  // Bourbon's live files: number -> level.
-  std::map<uint64_t, int> Live() {
-    std::map<uint64_t, int> out;
-    for (const bourbon::FileRecord& f : format->Collect().files) {
-      if (f.deleted_s < 0) out[f.number] = static_cast<int>(f.level);
-    }
-    return out;
-  }
-  Options options;
-  std::unique_ptr<bourbon::Bourbon> format;
-  std::unique_ptr<DB> db;
-};
+  return out;
+}
+
+// Every file learned as it is written.
+bourbon::Config LearningAlways() {
+  bourbon::Config config;
+  config.learning = bourbon::Learning::kAlways;
+  return config;
+}
 
 }  // namespace
 
@@ -82,22 +67,22 @@ TEST(BourbonAttachTest, AListingOlderThanTheFileEventsIsReadAgain) {
   const std::string dir = testing::TempDir() + "bourbon_attach_test";
   DestroyDB(dir, Options());
   {
-    BourbonDb t(dir);
-    for (int i = 0; i < 6000; i++) {
-      char key[17];
-      std::snprintf(key, sizeof(key), "%016d", (i * 7919) % 6000);
-      ASSERT_TRUE(t.db->Put(WriteOptions(), key, std::string(40, 'a' + i % 26)).ok());
-    }
+    test::BourbonDb t(dir, test::BourbonOptions(32 << 10), LearningAlways());
+    ASSERT_TRUE(t.open.ok()) << t.open.ToString();
+    auto key = [](int i) { return test::DecimalKey((i * 7919) % 6000); };
+    auto value = [](int i) { return std::string(40, 'a' + i % 26); };
+    ASSERT_TRUE(t.Load(6000, key, value).ok());
   }
-  BourbonDb t(dir);
+  test::BourbonDb t(dir, test::BourbonOptions(32 << 10), LearningAlways());
+  ASSERT_TRUE(t.open.ok()) << t.open.ToString();
   // As a reopen's Attach may see it: the listing, then a compaction's edit.
   const uint64_t events = t.format->FileEventsSeen();
-  const std::string stale = t.Listing();
+  const std::string stale = Listing(t.db.get());
   t.db->CompactRange(nullptr, nullptr);
-  ASSERT_NE(FilesOf(stale), FilesOf(t.Listing())) << "the compaction changed no file";
+  ASSERT_NE(FilesOf(stale), FilesOf(Listing(t.db.get()))) << "the compaction changed no file";
   EXPECT_FALSE(t.format->AttachFiles(stale, events));
   t.format->Attach(t.db.get(), /*start_learner=*/false);
-  EXPECT_EQ(t.Live(), FilesOf(t.Listing()));
+  EXPECT_EQ(Live(t.format.get()), FilesOf(Listing(t.db.get())));
   DestroyDB(dir, Options());
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "layer_tests/bourbon_testutil.h"
 #include "layers/bourbon/bourbon.h"
 #include "layers/bourbon/path_trace.h"
 #include "layers/hooks/lookup_trace.h"
@@ -29,41 +30,32 @@ namespace leveldb {
 
 namespace {
 
-std::string KeyAt(int n) {
-  char buf[17];
-  std::snprintf(buf, sizeof(buf), "%016d", n);
-  return buf;
-}
+std::string Key(int i) { return test::DecimalKey(i * 7); }
 
-std::string Key(int i) { return KeyAt(i * 7); }
+std::string Value(int i) { return "v" + std::to_string(i); }
 
 constexpr int kKeys = 4000;
 
+// Paranoid checks: an open reads every table's index with its checksum
+// verified (FileLayout::VerifyIndex on Bourbon's path).
+Options LearnedOptions(const FilterPolicy* filter) {
+  Options options = test::BourbonOptions(64 << 10);
+  options.filter_policy = filter;
+  options.paranoid_checks = true;
+  return options;
+}
+
+bourbon::Config LearningOnOpen() {
+  bourbon::Config config;
+  config.learning = bourbon::Learning::kOnOpen;
+  return config;
+}
+
 // The database in `dir`, every table learned when it opens.
-struct LearnedDb {
+struct LearnedDb : test::BourbonDb {
   explicit LearnedDb(const std::string& dir,
-                     const FilterPolicy* filter = nullptr) {
-    options.create_if_missing = true;
-    options.filter_policy = filter;
-    options.paranoid_checks = true;
-    options.block_restart_interval = 1;  // Bourbon's layout
-    options.compression = kNoCompression;  // a compressed table stays unlearned
-    options.write_buffer_size = 64 << 10;
-    options.max_file_size = 64 << 10;
-    bourbon::Config config;
-    config.learning = bourbon::Learning::kOnOpen;
-    format = std::make_unique<bourbon::Bourbon>(config, options, dir);
-    options.table_format = format.get();
-    options.hooks = format.get();
-    DB* raw = nullptr;
-    open = DB::Open(options, dir, &raw);
-    db.reset(raw);
-  }
-  ~LearnedDb() { db.reset(); }
-  Status open;
-  Options options;
-  std::unique_ptr<bourbon::Bourbon> format;
-  std::unique_ptr<DB> db;
+                     const FilterPolicy* filter = nullptr)
+      : BourbonDb(dir, LearnedOptions(filter), LearningOnOpen()) {}
 };
 
 }  // namespace
@@ -73,10 +65,8 @@ TEST(BourbonCorruptionTest, FlippedDataByteIsACorruptionWhenVerified) {
   DestroyDB(dir, Options());
   {
     LearnedDb t(dir);
-    for (int i = 0; i < kKeys; i++) {
-      ASSERT_TRUE(t.db->Put(WriteOptions(), Key(i), "v" + std::to_string(i)).ok());
-    }
     ASSERT_TRUE(t.open.ok()) << t.open.ToString();
+    ASSERT_TRUE(t.Load(kKeys, Key, Value).ok());
     t.db->CompactRange(nullptr, nullptr);
   }
   Env* env = Env::Default();
@@ -115,7 +105,7 @@ TEST(BourbonCorruptionTest, FlippedDataByteIsACorruptionWhenVerified) {
         ASSERT_NE(s.ToString().find(".ldb"), std::string::npos) << s.ToString();
         corrupt++;
       } else {
-        ASSERT_TRUE(s.ok() && v == "v" + std::to_string(i)) << i << ": " << s.ToString();
+        ASSERT_TRUE(s.ok() && v == Value(i)) << i << ": " << s.ToString();
       }
     }
     ASSERT_GT(corrupt, 0);
@@ -149,9 +139,9 @@ bool ReadsRightOrRefused(const std::string& dir, const FilterPolicy* filter) {
       EXPECT_NE(s.ToString().find(".ldb"), std::string::npos) << s.ToString();
       refused = true;
     } else {
-      EXPECT_TRUE(s.ok() && v == "v" + std::to_string(i)) << i << ": " << s.ToString();
+      EXPECT_TRUE(s.ok() && v == Value(i)) << i << ": " << s.ToString();
     }
-    s = t.db->Get(ro, KeyAt(i * 7 + 3), &v);
+    s = t.db->Get(ro, test::DecimalKey(i * 7 + 3), &v);
     EXPECT_TRUE(s.IsNotFound() || Refused(s)) << "absent " << i << ": " << s.ToString();
     refused |= !s.IsNotFound();
   }
@@ -161,7 +151,7 @@ bool ReadsRightOrRefused(const std::string& dir, const FilterPolicy* filter) {
     while (next < kKeys && Key(next) != it->key().ToString()) next++;
     EXPECT_LT(next, kKeys) << "scan returned a key never written: " << it->key().ToString();
     if (next == kKeys) break;
-    EXPECT_EQ(it->value().ToString(), "v" + std::to_string(next)) << next;
+    EXPECT_EQ(it->value().ToString(), Value(next)) << next;
     next++;
     scanned++;
   }
@@ -187,9 +177,7 @@ TEST(BourbonCorruptionTest, CorruptionSweep) {
   {
     LearnedDb t(dir, filter.get());
     ASSERT_TRUE(t.open.ok()) << t.open.ToString();
-    for (int i = 0; i < kKeys; i++) {
-      ASSERT_TRUE(t.db->Put(WriteOptions(), Key(i), "v" + std::to_string(i)).ok());
-    }
+    ASSERT_TRUE(t.Load(kKeys, Key, Value).ok());
     t.db->CompactRange(nullptr, nullptr);
   }
   Env* env = Env::Default();

@@ -10,12 +10,12 @@
 // the table at a freed layout's offset) of issue 54 item 1. Built and run by
 // engines/leveldb-hooks/upstream_tests.py.
 #include <atomic>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <thread>
 
 #include "gtest/gtest.h"
+#include "layer_tests/bourbon_testutil.h"
 #include "layers/bourbon/bourbon.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
@@ -28,40 +28,18 @@ namespace {
 // Several tables of 1 MiB, LevelDB's least max_file_size.
 constexpr int kKeys = 120000;
 
-std::string KeyOf(int i) {
-  char key[17];
-  std::snprintf(key, sizeof(key), "%016d", i);
-  return key;
-}
-
 std::string ValueOf(int i) { return std::string(8 + i % 40, 'a' + i % 26); }
 
-struct BourbonDb {
-  explicit BourbonDb(const std::string& dir) {
-    options.create_if_missing = true;
-    options.block_restart_interval = 1;
-    options.compression = kNoCompression;
-    options.write_buffer_size = 32 << 10;
-    options.max_file_size = 32 << 10;
-    bourbon::Config config;
-    config.learning = bourbon::Learning::kAlways;
-    config.t_wait_seconds = 0;  // the learner takes every file at once
-    config.max_file_size = options.max_file_size;
-    format = std::make_unique<bourbon::Bourbon>(config, options, dir);
-    options.table_format = format.get();
-    options.hooks = format.get();
-    DB* raw = nullptr;
-    EXPECT_TRUE(DB::Open(options, dir, &raw).ok());
-    db.reset(raw);
-  }
-  ~BourbonDb() {
-    format->Detach();
-    db.reset();
-  }
-  Options options;
-  std::unique_ptr<bourbon::Bourbon> format;
-  std::unique_ptr<DB> db;
-};
+constexpr size_t kTableBytes = 32 << 10;
+
+// Every file learned as it is written, the learner taking each at once.
+bourbon::Config EagerLearner() {
+  bourbon::Config config;
+  config.learning = bourbon::Learning::kAlways;
+  config.t_wait_seconds = 0;
+  config.max_file_size = kTableBytes;
+  return config;
+}
 
 }  // namespace
 
@@ -69,16 +47,16 @@ TEST(BourbonLearnerTest, LearnAllBesideTheLearnerInstallsEachModelOnce) {
   const std::string dir = testing::TempDir() + "bourbon_learner_test";
   DestroyDB(dir, Options());
   {
-    BourbonDb t(dir);
-    for (int i = 0; i < kKeys; i++) {
-      ASSERT_TRUE(t.db->Put(WriteOptions(), KeyOf((i * 7919) % kKeys),
-                            ValueOf((i * 7919) % kKeys))
-                      .ok());
-    }
+    test::BourbonDb t(dir, test::BourbonOptions(kTableBytes), EagerLearner());
+    ASSERT_TRUE(t.open.ok()) << t.open.ToString();
+    auto key = [](int i) { return test::DecimalKey((i * 7919) % kKeys); };
+    auto value = [](int i) { return ValueOf((i * 7919) % kKeys); };
+    ASSERT_TRUE(t.Load(kKeys, key, value).ok());
     t.db->CompactRange(nullptr, nullptr);  // the reopen compacts nothing
   }
   {
-    BourbonDb t(dir);
+    test::BourbonDb t(dir, test::BourbonOptions(kTableBytes), EagerLearner());
+    ASSERT_TRUE(t.open.ok()) << t.open.ToString();
     // Gets with checksums verified all along, as the crash test's check.
     std::atomic<bool> done{false};
     std::atomic<int> wrong{0};
@@ -89,18 +67,18 @@ TEST(BourbonLearnerTest, LearnAllBesideTheLearnerInstallsEachModelOnce) {
       for (int round = 0; !done.load() || round == 0; round++) {
         for (int i = 0; i < kKeys; i += 7) {
           std::string value;
-          Status s = t.db->Get(ro, KeyOf(i), &value);
+          Status s = t.db->Get(ro, test::DecimalKey(i), &value);
           if (!s.ok() || value != ValueOf(i)) {
             if (wrong.fetch_add(1) == 0) {
-            first_error = KeyOf(i) + ": " + s.ToString();
-          }
+              first_error = test::DecimalKey(i) + ": " + s.ToString();
+            }
           }
         }
       }
     });
     // Bourbon learns with the options of the first table opened.
     std::string value;
-    ASSERT_TRUE(t.db->Get(ReadOptions(), KeyOf(0), &value).ok());
+    ASSERT_TRUE(t.db->Get(ReadOptions(), test::DecimalKey(0), &value).ok());
     t.format->Attach(t.db.get());  // starts the learner
     t.format->LearnAll();
     // The learner's queue drains: every live file learned.
@@ -123,7 +101,7 @@ TEST(BourbonLearnerTest, LearnAllBesideTheLearnerInstallsEachModelOnce) {
       live++;
       EXPECT_EQ(std::string(f.state), "learned") << f.number;
     }
-      ASSERT_GE(live, 4u) << "too few tables to learn beside the learner";
+    ASSERT_GE(live, 4u) << "too few tables to learn beside the learner";
     // One installed model a file: a second learning of a file keeps the first.
     EXPECT_EQ(snap.learned, live);
   }

@@ -20,10 +20,28 @@ namespace bourbon {
 
 namespace {
 
-Status ReadFilter(const Options& options, RandomAccessFile* file,
-                  const Footer& footer, std::string* data) {
+ReadOptions VerifyingChecksums() {
   ReadOptions ro;
   ro.verify_checksums = true;
+  return ro;
+}
+
+// As LevelDB's Table::Open reads it.
+Status ReadFooter(RandomAccessFile* file, uint64_t file_size, Footer* footer) {
+  if (file_size < Footer::kEncodedLength) {
+    return Status::Corruption("file is too short to be an sstable");
+  }
+  char footer_space[Footer::kEncodedLength];
+  Slice footer_input;
+  Status s = file->Read(file_size - Footer::kEncodedLength,
+                        Footer::kEncodedLength, &footer_input, footer_space);
+  if (!s.ok()) return s;
+  return footer->DecodeFrom(&footer_input);
+}
+
+Status ReadFilter(const Options& options, RandomAccessFile* file,
+                  const Footer& footer, std::string* data) {
+  const ReadOptions ro = VerifyingChecksums();
   BlockContents contents;
   Status s = ReadBlock(file, ro, footer.metaindex_handle(), &contents);
   if (!s.ok()) return s;
@@ -49,21 +67,11 @@ Status ReadFilter(const Options& options, RandomAccessFile* file,
 FileLayout::~FileLayout() = default;
 
 Status FileLayout::VerifyIndex(RandomAccessFile* file, uint64_t file_size) {
-  if (file_size < Footer::kEncodedLength) {
-    return Status::Corruption("file is too short to be an sstable");
-  }
-  char footer_space[Footer::kEncodedLength];
-  Slice footer_input;
-  Status s = file->Read(file_size - Footer::kEncodedLength,
-                        Footer::kEncodedLength, &footer_input, footer_space);
-  if (!s.ok()) return s;
   Footer footer;
-  s = footer.DecodeFrom(&footer_input);
+  Status s = ReadFooter(file, file_size, &footer);
   if (!s.ok()) return s;
-  ReadOptions ro;
-  ro.verify_checksums = true;
   BlockContents index;
-  s = ReadBlock(file, ro, footer.index_handle(), &index);
+  s = ReadBlock(file, VerifyingChecksums(), footer.index_handle(), &index);
   if (s.ok() && index.heap_allocated) delete[] index.data.data();
   return s;
 }
@@ -87,99 +95,14 @@ bool FileLayout::ParseEntry(const char* p, const char* limit, Slice* key,
 Status FileLayout::Read(const Options& options, RandomAccessFile* file,
                         uint64_t file_size, std::vector<lidx::u128>* keys,
                         std::unique_ptr<FileLayout>* result) {
-  if (file_size < Footer::kEncodedLength) {
-    return Status::Corruption("file is too short to be an sstable");
-  }
-  char footer_space[Footer::kEncodedLength];
-  Slice footer_input;
-  Status s = file->Read(file_size - Footer::kEncodedLength,
-                        Footer::kEncodedLength, &footer_input, footer_space);
-  if (!s.ok()) return s;
   Footer footer;
-  s = footer.DecodeFrom(&footer_input);
+  Status s = ReadFooter(file, file_size, &footer);
   if (!s.ok()) return s;
-
   std::unique_ptr<FileLayout> layout(new FileLayout);
   layout->icmp_ = options.comparator;
-  ReadOptions ro;
-  ro.verify_checksums = true;
-  BlockContents index_contents;
-  s = ReadBlock(file, ro, footer.index_handle(), &index_contents);
+  s = layout->ReadBlocks(options, file, footer, keys);
   if (!s.ok()) return s;
-  leveldb::Block index(index_contents);  // owns heap-allocated contents
-  std::unique_ptr<Iterator> it(index.NewIterator(options.comparator));
-  bool same_size = true;
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    Slice v = it->value();
-    BlockHandle handle;
-    s = handle.DecodeFrom(&v);
-    if (!s.ok()) return s;
-    BlockContents contents;
-    s = ReadBlock(file, ro, handle, &contents);
-    if (!s.ok()) return s;
-    const char* data = contents.data.data();
-    const size_t size = contents.data.size();
-    std::unique_ptr<const char[]> owned(contents.heap_allocated ? data : nullptr);
-    if (size != handle.size()) {
-      // Stored compressed (LevelDB keeps a block compressed only when that
-      // makes it smaller): its bytes on disk are not its entries.
-      return Status::NotSupported("table has compressed blocks");
-    }
-    if (size < 4) return Status::Corruption("bad block");
-    const uint32_t restarts = DecodeFixed32(data + size - 4);
-    if (restarts > (size - 4) / 4) return Status::Corruption("bad block");
-    const char* restart_array = data + size - 4 * (restarts + 1);
-    uint64_t first = layout->n_;
-    for (uint32_t i = 0; i < restarts; i++) {
-      const char* p = data + DecodeFixed32(restart_array + 4 * i);
-      const char* end = i + 1 < restarts
-                            ? data + DecodeFixed32(restart_array + 4 * i + 4)
-                            : restart_array;
-      Slice key, value;
-      if (p >= end || !ParseEntry(p, end, &key, &value)) {
-        return Status::Corruption("bad block entry");
-      }
-      if (key.data() + key.size() + value.size() != end) {
-        // More entries between restart points: prefix-compressed.
-        return Status::NotSupported(
-            "table has several entries per restart point");
-      }
-      const uint32_t entry_size = static_cast<uint32_t>(end - p);
-      if (layout->n_ == 0) {
-        layout->smallest_ = key.ToString();
-        layout->entry_size_ = entry_size;
-        layout->key_length_ = static_cast<int>(key.size()) - 8;
-      } else {
-        same_size &= entry_size == layout->entry_size_;
-        if (static_cast<int>(key.size()) - 8 != layout->key_length_) {
-          layout->key_length_ = -1;
-        }
-      }
-      if (key.size() < 8) return Status::Corruption("bad internal key");
-      if (keys != nullptr) {
-        keys->push_back(lidx::MapKey<lidx::u128>(
-            std::string_view(key.data(), key.size() - 8)));
-      }
-      layout->n_++;
-    }
-    if (restarts == 0) return Status::Corruption("empty block");
-    layout->blocks_.push_back({handle.offset(), static_cast<uint32_t>(size), first});
-  }
-  if (!it->status().ok()) return it->status();
-  if (layout->n_ == 0) return Status::NotSupported("empty table");
-  if (!same_size) layout->entry_size_ = 0;
-  // Block of a position by division when every block but the last holds
-  // the same number of entries (fixed-size entries cut at block_size).
-  auto& blocks = layout->blocks_;
-  if (blocks.size() >= 2) {
-    const uint64_t per = blocks[1].first;
-    bool uniform = per > 0;
-    for (size_t b = 0; uniform && b < blocks.size(); b++) {
-      uint64_t count = layout->BlockEnd(b) - blocks[b].first;
-      uniform = b + 1 < blocks.size() ? count == per : count <= per;
-    }
-    if (uniform) layout->per_block_ = static_cast<uint32_t>(per);
-  }
+  layout->FindUniformBlocks();
   if (options.filter_policy != nullptr) {
     s = ReadFilter(options, file, footer, &layout->filter_data_);
     if (!s.ok()) return s;
@@ -190,6 +113,100 @@ Status FileLayout::Read(const Options& options, RandomAccessFile* file,
   }
   *result = std::move(layout);
   return Status::OK();
+}
+
+Status FileLayout::ReadBlocks(const Options& options, RandomAccessFile* file,
+                              const Footer& footer,
+                              std::vector<lidx::u128>* keys) {
+  BlockContents index_contents;
+  Status s = ReadBlock(file, VerifyingChecksums(), footer.index_handle(),
+                       &index_contents);
+  if (!s.ok()) return s;
+  leveldb::Block index(index_contents);  // owns heap-allocated contents
+  std::unique_ptr<Iterator> it(index.NewIterator(options.comparator));
+  bool same_size = true;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    Slice v = it->value();
+    BlockHandle handle;
+    s = handle.DecodeFrom(&v);
+    if (!s.ok()) return s;
+    s = AddBlock(file, handle, keys, &same_size);
+    if (!s.ok()) return s;
+  }
+  if (!it->status().ok()) return it->status();
+  if (n_ == 0) return Status::NotSupported("empty table");
+  if (!same_size) entry_size_ = 0;
+  return Status::OK();
+}
+
+Status FileLayout::AddBlock(RandomAccessFile* file, const BlockHandle& handle,
+                            std::vector<lidx::u128>* keys, bool* same_size) {
+  BlockContents contents;
+  Status s = ReadBlock(file, VerifyingChecksums(), handle, &contents);
+  if (!s.ok()) return s;
+  const char* data = contents.data.data();
+  const size_t size = contents.data.size();
+  std::unique_ptr<const char[]> owned(contents.heap_allocated ? data : nullptr);
+  if (size != handle.size()) {
+    // Stored compressed (LevelDB keeps a block compressed only when that
+    // makes it smaller): its bytes on disk are not its entries.
+    return Status::NotSupported("table has compressed blocks");
+  }
+  if (size < 4) return Status::Corruption("bad block");
+  const uint32_t restarts = DecodeFixed32(data + size - 4);
+  if (restarts > (size - 4) / 4) return Status::Corruption("bad block");
+  const char* restart_array = data + size - 4 * (restarts + 1);
+  const uint64_t first = n_;
+  for (uint32_t i = 0; i < restarts; i++) {
+    const char* p = data + DecodeFixed32(restart_array + 4 * i);
+    const char* end = i + 1 < restarts
+                          ? data + DecodeFixed32(restart_array + 4 * i + 4)
+                          : restart_array;
+    s = AddEntry(p, end, keys, same_size);
+    if (!s.ok()) return s;
+  }
+  if (restarts == 0) return Status::Corruption("empty block");
+  blocks_.push_back({handle.offset(), static_cast<uint32_t>(size), first});
+  return Status::OK();
+}
+
+Status FileLayout::AddEntry(const char* p, const char* end,
+                            std::vector<lidx::u128>* keys, bool* same_size) {
+  Slice key, value;
+  if (p >= end || !ParseEntry(p, end, &key, &value)) {
+    return Status::Corruption("bad block entry");
+  }
+  if (key.data() + key.size() + value.size() != end) {
+    // More entries between restart points: prefix-compressed.
+    return Status::NotSupported("table has several entries per restart point");
+  }
+  const uint32_t entry_size = static_cast<uint32_t>(end - p);
+  if (n_ == 0) {
+    smallest_ = key.ToString();
+    entry_size_ = entry_size;
+    key_length_ = static_cast<int>(key.size()) - 8;
+  } else {
+    *same_size &= entry_size == entry_size_;
+    if (static_cast<int>(key.size()) - 8 != key_length_) key_length_ = -1;
+  }
+  if (key.size() < 8) return Status::Corruption("bad internal key");
+  if (keys != nullptr) {
+    keys->push_back(lidx::MapKey<lidx::u128>(
+        std::string_view(key.data(), key.size() - 8)));
+  }
+  n_++;
+  return Status::OK();
+}
+
+void FileLayout::FindUniformBlocks() {
+  if (blocks_.size() < 2) return;
+  const uint64_t per = blocks_[1].first;
+  bool uniform = per > 0;
+  for (size_t b = 0; uniform && b < blocks_.size(); b++) {
+    uint64_t count = BlockEnd(b) - blocks_[b].first;
+    uniform = b + 1 < blocks_.size() ? count == per : count <= per;
+  }
+  if (uniform) per_block_ = static_cast<uint32_t>(per);
 }
 
 size_t FileLayout::MemoryBytes() const {
@@ -261,13 +278,11 @@ Status FileLayout::EntryAt(RandomAccessFile* file, uint64_t pos,
 }
 
 Status FileLayout::VerifyBlock(RandomAccessFile* file, size_t b) const {
-  ReadOptions ro;
-  ro.verify_checksums = true;
   BlockHandle handle;
   handle.set_offset(blocks_[b].offset);
   handle.set_size(blocks_[b].size);
   BlockContents contents;
-  Status s = ReadBlock(file, ro, handle, &contents);
+  Status s = ReadBlock(file, VerifyingChecksums(), handle, &contents);
   if (s.ok() && contents.heap_allocated) delete[] contents.data.data();
   return s;
 }

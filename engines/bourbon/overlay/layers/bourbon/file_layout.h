@@ -31,8 +31,10 @@
 
 namespace leveldb {
 
+class BlockHandle;
 class Comparator;
 class FilterBlockReader;
+class Footer;
 class RandomAccessFile;
 
 namespace bourbon {
@@ -94,6 +96,20 @@ class FileLayout {
 
  private:
   FileLayout() = default;
+  // Read's steps: every data block the index block names, in order, each
+  // (AddBlock) with its entries (AddEntry) appended to the layout; then,
+  // over the blocks found, per_block_.
+  Status ReadBlocks(const Options& options, RandomAccessFile* file,
+                    const Footer& footer, std::vector<lidx::u128>* keys);
+  Status AddBlock(RandomAccessFile* file, const BlockHandle& handle,
+                  std::vector<lidx::u128>* keys, bool* same_size);
+  // The entry in [p, end), which must be its restart point's only one.
+  // *same_size: whether every entry so far has the first one's size.
+  Status AddEntry(const char* p, const char* end,
+                  std::vector<lidx::u128>* keys, bool* same_size);
+  // A position's block by division when every block but the last holds the
+  // same number of entries (fixed-size entries cut at block_size).
+  void FindUniformBlocks();
   // The file offsets of the entries at positions [a, c] of block b and the
   // end of the last one: (c - a + 2) values into *offsets.
   Status EntryOffsets(RandomAccessFile* file, size_t b, uint64_t a, uint64_t c,

@@ -194,78 +194,14 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
                                        const std::vector<Slice>& values,
                                        std::string* model_block, std::string* index_block,
                                        std::string* filter_block) {
-  // Training: the keys' integers after the table's common prefix, then the
-  // cuts and per-block models.
   auto t0 = std::chrono::steady_clock::now();
   DoblixModel model;
-  model.kind = knobs_.model == "pra"         ? DoblixModelKind::kPra
-               : knobs_.model == "tridentkv" ? DoblixModelKind::kRmi
-               : knobs_.model == "bourbon"   ? DoblixModelKind::kPlr
-                                             : DoblixModelKind::kPla;
-  std::vector<DoblixCut> cuts;
-  if (!keys.empty()) {
-    Slice first = ExtractUserKey(keys.front()), last = ExtractUserKey(keys.back());
-    model.prefix.assign(first.data(), first.difference_offset(last));
-    // TridentKV's key is its first 8 bytes (Slice::Touint64_t in its
-    // util/slice.cc): its string model removes no prefix (002 §IV-E).
-    if (model.kind == DoblixModelKind::kRmi) model.prefix.clear();
-    std::vector<uint32_t>& bytes = scratch_->bytes;
-    std::vector<uint64_t>& chunks = scratch_->chunks;
-    // Entry bytes (set in Add): both lengths' varints (at most 10), key,
-    // value, offset (16-bit in a block within 64 KiB: doblix_format.h).
-    RootChunks(model.prefix.size(), keys);
-    if (model.kind == DoblixModelKind::kPla || model.kind == DoblixModelKind::kPra) {
-      cuts = DoblixStringIndex::Build(keys, kNumInternalBytes, bytes, knobs_.error,
-                                      knobs_.max_block_size, &model, &chunks,
-                                      /*chunks_ready=*/true, longest_user_key_);
-    } else {
-      // The baselines index one 8-byte integer per key: Bourbon-style the
-      // table's first 8 bytes past its prefix, TridentKV-style the key's
-      // first 8.
-      if (model.kind == DoblixModelKind::kRmi) {
-        // TridentKV counts an entry's key and value bytes (`_bytes`).
-        for (size_t i = 0; i < keys.size(); i++) {
-          bytes[i] = static_cast<uint32_t>(keys[i].size() + values[i].size());
-        }
-        cuts = DoblixSegmenter::Rmi(chunks, bytes, knobs_.rmi_leaves, knobs_.max_block_size,
-                                    &model);
-      } else {
-        cuts = DoblixSegmenter::Bourbon(chunks, bytes, knobs_.error, knobs_.max_block_size,
-                                        &model);
-      }
-      model.segments.resize(cuts.size());
-      for (size_t b = 0; b < cuts.size(); b++) {
-        DoblixSegment& s = model.segments[b];
-        s.first_chunk = chunks[cuts[b].begin];
-        s.cont = b > 0 && chunks[cuts[b].begin] == chunks[cuts[b].begin - 1];
-        s.slope = cuts[b].slope;
-        s.intercept = cuts[b].intercept;
-        s.error = cuts[b].error;
-      }
-    }
-  }
+  const std::vector<DoblixCut> cuts = Train(keys, values, &model);
   const uint64_t train_micros = MicrosSince(t0);
 
   // Serialization: the data blocks, then the model.
   t0 = std::chrono::steady_clock::now();
-  // Blocks are staged and appended more than 1 MiB at a time: the file
-  // writer (its buffer at most writable_file_max_buffer_size, 1 MiB by
-  // default) then writes them from here instead of copying them into its
-  // buffer first.
-  std::string& staged = scratch_->staged;
-  staged.clear();
-  for (size_t b = 0; b < cuts.size(); b++) {
-    const size_t at = staged.size();
-    DoblixBlock::Encode(keys, values, cuts[b].begin, cuts[b].end, &staged);
-    model.segments[b].offset = offset_ + at;
-    model.segments[b].size = static_cast<uint32_t>(staged.size() - at - kDoblixBlockTrailerSize);
-    if (staged.size() > kStagedBytes || b + 1 == cuts.size()) {
-      if (!Append(staged).ok()) return status_;
-      staged.clear();
-    }
-  }
-  props_.data_size = offset_;
-  props_.num_data_blocks = cuts.size();
+  if (!WriteDataBlocks(keys, values, cuts, &model).ok()) return status_;
   model.EncodeTo(model_block);
   index_block->clear();
   if (model.kind == DoblixModelKind::kRmi && !cuts.empty()) {
@@ -280,34 +216,118 @@ Status DoblixTableBuilder::WriteBlocks(const std::vector<Slice>& keys,
   BuildFilter(keys, filter_block);
   const uint64_t write_micros = MicrosSince(t0);
 
-  if (knobs_.agent != nullptr) {
-    DoblixTableReport report;
-    report.entries = keys.size();
-    report.index_bytes = props_.index_size;
-    report.flush = flush_;
-    if (keys.size() >= 4) {
-      // Interquartile key gap: robust to a few outliers at the ends.
-      size_t q1 = keys.size() / 4, q3 = keys.size() * 3 / 4;
-      uint64_t a = DoblixChunk(ExtractUserKey(keys[q1]), model.prefix.size());
-      uint64_t b = DoblixChunk(ExtractUserKey(keys[q3]), model.prefix.size());
-      report.log2_key_gap = std::log2((static_cast<double>(b - a) + 1) / (q3 - q1));
-    }
-    if (knobs_.agent->WantsSample()) {
-      for (size_t i = 0; i < keys.size(); i += 100) {  // the 1% warm-start sample
-        report.sample_chunks.push_back(DoblixChunk(ExtractUserKey(keys[i]), model.prefix.size()));
-        report.sample_bytes.push_back(static_cast<uint32_t>(keys[i].size() + values[i].size() + 14));
-      }
-    }
-    knobs_.agent->OnTableBuilt(report);
+  if (knobs_.agent != nullptr) ReportToAgent(keys, values, model.prefix.size());
+  AddModelProperties(model.nodes.size(), train_micros, write_micros);
+  return Status::OK();
+}
+
+std::vector<DoblixCut> DoblixTableBuilder::Train(const std::vector<Slice>& keys,
+                                                 const std::vector<Slice>& values,
+                                                 DoblixModel* model) {
+  model->kind = knobs_.model == "pra"         ? DoblixModelKind::kPra
+                : knobs_.model == "tridentkv" ? DoblixModelKind::kRmi
+                : knobs_.model == "bourbon"   ? DoblixModelKind::kPlr
+                                              : DoblixModelKind::kPla;
+  if (keys.empty()) return {};
+  Slice first = ExtractUserKey(keys.front()), last = ExtractUserKey(keys.back());
+  model->prefix.assign(first.data(), first.difference_offset(last));
+  // TridentKV's key is its first 8 bytes (Slice::Touint64_t in its
+  // util/slice.cc): its string model removes no prefix (002 §IV-E).
+  if (model->kind == DoblixModelKind::kRmi) model->prefix.clear();
+  RootChunks(model->prefix.size(), keys);
+  if (model->kind == DoblixModelKind::kPla || model->kind == DoblixModelKind::kPra) {
+    // Entry bytes (set in Add): both lengths' varints (at most 10), key,
+    // value, offset (16-bit in a block within 64 KiB: doblix_format.h).
+    return DoblixStringIndex::Build(keys, kNumInternalBytes, scratch_->bytes, knobs_.error,
+                                    knobs_.max_block_size, model, &scratch_->chunks,
+                                    /*chunks_ready=*/true, longest_user_key_);
   }
+  return TrainBaseline(keys, values, model);
+}
+
+std::vector<DoblixCut> DoblixTableBuilder::TrainBaseline(const std::vector<Slice>& keys,
+                                                         const std::vector<Slice>& values,
+                                                         DoblixModel* model) {
+  std::vector<uint32_t>& bytes = scratch_->bytes;
+  const std::vector<uint64_t>& chunks = scratch_->chunks;
+  std::vector<DoblixCut> cuts;
+  if (model->kind == DoblixModelKind::kRmi) {
+    // TridentKV counts an entry's key and value bytes (`_bytes`).
+    for (size_t i = 0; i < keys.size(); i++) {
+      bytes[i] = static_cast<uint32_t>(keys[i].size() + values[i].size());
+    }
+    cuts = DoblixSegmenter::Rmi(chunks, bytes, knobs_.rmi_leaves, knobs_.max_block_size, model);
+  } else {
+    cuts = DoblixSegmenter::Bourbon(chunks, bytes, knobs_.error, knobs_.max_block_size, model);
+  }
+  model->segments.resize(cuts.size());
+  for (size_t b = 0; b < cuts.size(); b++) {
+    DoblixSegment& s = model->segments[b];
+    s.first_chunk = chunks[cuts[b].begin];
+    s.cont = b > 0 && chunks[cuts[b].begin] == chunks[cuts[b].begin - 1];
+    s.slope = cuts[b].slope;
+    s.intercept = cuts[b].intercept;
+    s.error = cuts[b].error;
+  }
+  return cuts;
+}
+
+Status DoblixTableBuilder::WriteDataBlocks(const std::vector<Slice>& keys,
+                                           const std::vector<Slice>& values,
+                                           const std::vector<DoblixCut>& cuts,
+                                           DoblixModel* model) {
+  // Blocks are staged and appended more than 1 MiB at a time: the file
+  // writer (its buffer at most writable_file_max_buffer_size, 1 MiB by
+  // default) then writes them from here instead of copying them into its
+  // buffer first.
+  std::string& staged = scratch_->staged;
+  staged.clear();
+  for (size_t b = 0; b < cuts.size(); b++) {
+    const size_t at = staged.size();
+    DoblixBlock::Encode(keys, values, cuts[b].begin, cuts[b].end, &staged);
+    model->segments[b].offset = offset_ + at;
+    model->segments[b].size = static_cast<uint32_t>(staged.size() - at - kDoblixBlockTrailerSize);
+    if (staged.size() > kStagedBytes || b + 1 == cuts.size()) {
+      if (!Append(staged).ok()) return status_;
+      staged.clear();
+    }
+  }
+  props_.data_size = offset_;
+  props_.num_data_blocks = cuts.size();
+  return Status::OK();
+}
+
+void DoblixTableBuilder::ReportToAgent(const std::vector<Slice>& keys,
+                                       const std::vector<Slice>& values, size_t prefix) {
+  DoblixTableReport report;
+  report.entries = keys.size();
+  report.index_bytes = props_.index_size;
+  report.flush = flush_;
+  if (keys.size() >= 4) {
+    // Interquartile key gap: robust to a few outliers at the ends.
+    size_t q1 = keys.size() / 4, q3 = keys.size() * 3 / 4;
+    uint64_t a = DoblixChunk(ExtractUserKey(keys[q1]), prefix);
+    uint64_t b = DoblixChunk(ExtractUserKey(keys[q3]), prefix);
+    report.log2_key_gap = std::log2((static_cast<double>(b - a) + 1) / (q3 - q1));
+  }
+  if (knobs_.agent->WantsSample()) {
+    for (size_t i = 0; i < keys.size(); i += 100) {  // the 1% warm-start sample
+      report.sample_chunks.push_back(DoblixChunk(ExtractUserKey(keys[i]), prefix));
+      report.sample_bytes.push_back(static_cast<uint32_t>(keys[i].size() + values[i].size() + 14));
+    }
+  }
+  knobs_.agent->OnTableBuilt(report);
+}
+
+void DoblixTableBuilder::AddModelProperties(size_t index_nodes, uint64_t train_micros,
+                                            uint64_t write_micros) {
   props_.user_collected_properties[kDoblixPropModel] =
       (knobs_.agent != nullptr ? "agent:" : "") + knobs_.model;
   props_.user_collected_properties[kDoblixPropError] = std::to_string(knobs_.error);
   props_.user_collected_properties[kDoblixPropMaxBlock] = std::to_string(knobs_.max_block_size);
   props_.user_collected_properties[kDoblixPropTrainMicros] = std::to_string(train_micros);
   props_.user_collected_properties[kDoblixPropWriteMicros] = std::to_string(write_micros);
-  props_.user_collected_properties[kDoblixPropIndexNodes] = std::to_string(model.nodes.size());
-  return Status::OK();
+  props_.user_collected_properties[kDoblixPropIndexNodes] = std::to_string(index_nodes);
 }
 
 Status DoblixTableBuilder::Finish() {

@@ -22,7 +22,9 @@
 
 namespace ROCKSDB_NAMESPACE {
 
+class DoblixModel;
 class WritableFileWriter;
+struct DoblixCut;
 
 class DoblixTableBuilder : public TableBuilder {
  public:
@@ -62,6 +64,26 @@ class DoblixTableBuilder : public TableBuilder {
   Status WriteBlocks(const std::vector<Slice>& keys, const std::vector<Slice>& values,
                      std::string* model_block, std::string* index_block,
                      std::string* filter_block);
+  // Training: the keys' integers after the table's common prefix, then the
+  // cuts (the blocks, in key order) and per-block models into *model (all
+  // of each segment but its offset and size).
+  std::vector<DoblixCut> Train(const std::vector<Slice>& keys, const std::vector<Slice>& values,
+                               DoblixModel* model);
+  // The baselines index one 8-byte integer per key: Bourbon-style the
+  // table's first 8 bytes past its prefix, TridentKV-style the key's first 8.
+  std::vector<DoblixCut> TrainBaseline(const std::vector<Slice>& keys,
+                                       const std::vector<Slice>& values, DoblixModel* model);
+  // Appends the blocks `cuts` make, each one's offset and size into its
+  // segment of *model.
+  Status WriteDataBlocks(const std::vector<Slice>& keys, const std::vector<Slice>& values,
+                         const std::vector<DoblixCut>& cuts, DoblixModel* model);
+  // The table's report to the agent (knobs_.agent): its size, key gap and
+  // sample, the keys' integers taken after `prefix` bytes.
+  void ReportToAgent(const std::vector<Slice>& keys, const std::vector<Slice>& values,
+                     size_t prefix);
+  // The knobs the table was built with and what building it took, as
+  // user-collected properties (doblix_format.h).
+  void AddModelProperties(size_t index_nodes, uint64_t train_micros, uint64_t write_micros);
   // The filter policy's full filter of the keys' distinct user keys, with
   // its checksum trailer, into *out (left empty without a policy, or when
   // the policy builds none for this table).
