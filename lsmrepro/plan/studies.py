@@ -777,7 +777,7 @@ def _lsmbench_args(row, phase):
         # An A/A replica's load holds out its twin's keys (its shuffle is its
         # own seed's): the two take turns on one request stream, whose record
         # numbers stand for the loaded keys (engines/driver/src/ycsb_stream.h).
-        holdout_seed = row["load_seed"] - row["load_seed_offset"]
+        holdout_seed = row["load_seed"] - row.get("load_seed_offset", 0)
         args += ["--holdout-share", f"{row['holdout_share']:g}", "--holdout-seed", str(holdout_seed)]
     if w["kind"] == "point":
         args += ["--value-bytes", str(row["value_bytes"])]
