@@ -148,7 +148,8 @@ def _reference_jobs(tmp_path, seconds):
 def test_estimate_uses_the_reference_job_times_until_jobs_are_measured_here(tmp_path):
     """Every baseline job measured by the reference run at local (20 s, no
     raw logs shipped); then one run measured here at local (5 s) replaces
-    its reference time."""
+    its point's reference times (one job is too few to scale the others: a
+    pilot times at least PILOT_MIN)."""
     runs, ref = _reference_jobs(tmp_path, 20.0)
     _hardware(ref, "Reference CPU", 40000)
     jobs = len(runs) + runs["load"].nunique()
@@ -161,7 +162,7 @@ def test_estimate_uses_the_reference_job_times_until_jobs_are_measured_here(tmp_
 
     one = runs.iloc[0]
     same_point = runs[runs["point"] == one.point]
-    for r in same_point.itertuples():
+    for r in same_point.iloc[:1].itertuples():  # a point's one time prices its repetitions
         _bench(tmp_path / "local", f"{r.study}/{r.figure}/{r.point}/r{r.rep}", 5.0)
     figures, _ = targets.estimate(tmp_path, "local")
     # the startup every job pays is now the smallest job time (5 s) and does not change a same-scale time
@@ -225,7 +226,7 @@ def test_reference_job_times_scale_their_io_share_by_the_two_calibrations(tmp_pa
     # this machine has no calibration yet (a fresh clone): unscaled, and the note says so
     figures, _ = targets.estimate(tmp_path, "local")
     assert figures.set_index("target").loc["baseline/point", "seconds"] == 20.0 * (len(runs) + runs["load"].nunique())
-    assert "unscaled: this machine or the reference has no fio calibration at local" in \
+    assert "unscaled: this machine has run none of the reference's jobs at local" in \
         targets.reference_note(tmp_path, targets.job_times(tmp_path)[1])
 
     calibration(ref, 40000, 400)
@@ -498,3 +499,69 @@ def test_a_long_load_id_keeps_its_seed_so_its_load_sets_price_each_other():
     assert len(by_design) > 1 and (by_design >= 2).all()
     a, b = by_design.index[:2]
     assert targets._same_load(f"{a}+seed=1", f"{a}+seed=2") and not targets._same_load(f"{a}+seed=1", f"{b}+seed=1")
+
+
+def test_a_pilot_scales_the_references_other_jobs_by_this_machines_measured_speed(tmp_path):
+    """Every baseline job timed by the reference at 20 s; this machine ran
+    three of its runs in 50 s and three of its loads in 30 s (a pilot): the
+    reference's other runs cost 2.5x, its loads 1.5x, whatever the fio
+    calibrations say; with one job of each kind both kinds take the pooled
+    median, with fewer than three jobs in all the calibrations decide."""
+    runs, ref = _reference_jobs(tmp_path, 20.0)
+    for folder, iops in ((ref, 40000), (tmp_path / "local", 10000)):
+        (folder / "hardware").mkdir(parents=True, exist_ok=True)
+        pd.DataFrame([{"measurement": "randread-4k-qd1", "iops": iops, "bandwidth_MiBps": iops / 256},
+                      {"measurement": "seqwrite-1m", "iops": 400, "bandwidth_MiBps": 400}]
+                     ).to_csv(folder / "hardware" / "calibration.csv", index=False)
+    loads = list(runs["load"].unique())
+    _bench(tmp_path / "local", f"loads/{loads[0]}", 30.0)
+    r0 = runs.iloc[0]
+    _bench(tmp_path / "local", f"{r0.study}/{r0.figure}/{r0.point}/r{r0.rep}", 50.0)
+    assert targets.machine_ratios(tmp_path, "local") is None  # two jobs: the fio calibrations scale
+    assert targets.device_ratios(tmp_path, "local") == {"run": 4.0, "load": 1.0}
+
+    r1 = runs.iloc[1]
+    _bench(tmp_path / "local", f"{r1.study}/{r1.figure}/{r1.point}/r{r1.rep}", 50.0)
+    assert targets.machine_ratios(tmp_path, "local") == {"load": (2.5, 3), "run": (2.5, 3)}  # pooled
+
+    for load in loads[1:3]:
+        _bench(tmp_path / "local", f"loads/{load}", 30.0)
+    r2 = runs.iloc[2]
+    _bench(tmp_path / "local", f"{r2.study}/{r2.figure}/{r2.point}/r{r2.rep}", 50.0)
+    assert targets.machine_ratios(tmp_path, "local") == {"load": (1.5, 3), "run": (2.5, 3)}
+    figures, _ = targets.estimate(tmp_path, "local")
+    assert figures.set_index("target").loc["baseline/point", "seconds"] == \
+        pytest.approx(50.0 * len(runs) + 30.0 * len(loads))
+    note = targets.reference_note(tmp_path, targets.job_times(tmp_path)[1])
+    assert "loads x1.50 (3 jobs), runs x2.50 (3 jobs)" in note and "fio" not in note
+
+
+def test_a_phase_a_time_limit_stopped_takes_its_limit_on_any_machine():
+    assert targets._stretched((60.0, 760, True), 2.5) == (60.0, 760, True)
+    assert targets._stretched((10.0, 1000, False), 2.5) == (25.0, 1000, False)
+    assert targets._stretched(None, 2.5) is None
+
+
+def test_a_pilot_is_per_study_the_two_runs_of_median_cost_the_reference_timed(tmp_path):
+    """baseline's loads timed 10, 20, ... s and its runs 5 s by a reference:
+    the pilot is the two runs of median cost (run and load), replica 0's,
+    each a job the reference timed; with no reference the command says what
+    it needs."""
+    from lsmrepro.plan import studies
+    runs = studies.runs(studies.load_scale("local"), "baseline", "point")
+    ref = tmp_path / "reference" / "local"
+    loads = sorted(runs["load"].unique())
+    for i, load in enumerate(loads):
+        _bench(ref, f"loads/{load}", 10.0 * (i + 1))
+    for r in runs.itertuples():
+        _bench(ref, f"{r.study}/{r.figure}/{r.point}/r{r.rep}", 5.0)
+    pilot = targets.pilot_targets(tmp_path, "local")
+    assert len(pilot) == 2 and all(p.startswith(f"{tmp_path}/local/raw/baseline/point/") for p in pilot)
+    chosen = {r.load for r in runs.itertuples() if f"{targets._run_stem(tmp_path, 'local', r)}.jsonl" in pilot}
+    timed = sorted({r.load for r in runs.itertuples() if r.replica == 0}, key=loads.index)
+    assert chosen == set(timed[len(timed) // 2 - 1:len(timed) // 2 + 1])
+
+    empty = tmp_path / "empty"
+    r = subprocess.run([sys.executable, "-m", "lsmrepro.plan.targets", "pilot", "--scale", "local",
+                        "--results", str(empty)], cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 2 and "benchmarks: *.tsv: job times of loads and runs" in r.stderr, r.stderr

@@ -4,14 +4,21 @@
         each study/figure: done | missing | stale (an input is newer than the
         figure), and the summed wall time of its loads and runs last time
         (the cgroup runner's reports);
+    python -m lsmrepro.plan.targets pilot --scale local [--results results]
+        the raw logs of a few jobs the reference run timed at that scale
+        (per study the two runs, each with its load, of median cost there):
+        run them (./reproduce --pilot), and the estimate scales the
+        reference's other jobs by how much slower or faster they ran here;
     python -m lsmrepro.plan.targets estimate --scale paper [--results results]
         wall time and disk of every figure at a scale, from the job times
         measured on this machine (Snakemake `benchmark:` files of the load
         and run jobs, any scale), scaled by keys (loads) and ops (runs); says
         which figures have no measurement yet. Where this machine has no
         time for a job, the reference run's (results/reference/<scale>/
-        benchmarks, shipped with the repository) is used, its I/O share
-        scaled by the two machines' fio calibrations (device_ratios,
+        benchmarks, shipped with the repository) is used, scaled by this
+        machine's speed: the median ratio of the jobs both machines ran
+        (machine_ratios; a pilot of a few of them: `pilot`), else its I/O
+        share by the two machines' fio calibrations (device_ratios,
         reference_note). A run's measured phase scales
         with its ops (a run a time limit stopped: up to what it measured,
         the limit being the figure's at every scale), a load and the rest of
@@ -21,6 +28,7 @@
 import argparse
 import json
 import re
+import statistics
 from functools import lru_cache
 from pathlib import Path
 
@@ -29,7 +37,7 @@ import pandas as pd
 
 from lsmrepro.plan import studies
 from base.yamlio import load_yaml
-from base.errors import cli
+from base.errors import InputError, cli
 
 SCALES = ("smoke", "local", "paper")
 
@@ -170,7 +178,7 @@ def _cpu_seconds(path):
         return None
 
 
-def _measured(results, io_ratio=None):
+def _measured(results, io_ratio=None, wall_ratio=None):
     """Every measured load and run job: (kind, id) -> [(scale, job seconds,
     seconds of its measured phase, the ops it ran or None, whether a time
     limit stopped it)]. A run's phase scales with its ops, a load's with its keys; the rest of a job (reading
@@ -181,7 +189,9 @@ def _measured(results, io_ratio=None):
     its phase unknown here; each of its runs is ("member", study/figure/point)
     with its own run phase and no job time (its job only copies the log).
     io_ratio {kind: r} stretches each job's I/O share (its wall minus its
-    CPU time) by r: another machine's device (device_ratios)."""
+    CPU time) by r: another machine's device (device_ratios). wall_ratio
+    {kind: r} instead stretches each job, and each phase no time limit
+    stopped, by r: another machine's measured speed (machine_ratios)."""
     seen = {}
     for scale in SCALES:
         tidy = None
@@ -192,7 +202,10 @@ def _measured(results, io_ratio=None):
             if s is None:
                 continue
             kind = "load" if rel.parts[0] == "loads" else "group" if rel.parts[2:3] == ("interleaved",) else "run"
-            if io_ratio and (cpu := _cpu_seconds(path)) is not None:
+            factor = wall_ratio["load" if kind == "load" else "run"] if wall_ratio else 1.0
+            if wall_ratio:
+                s *= factor
+            elif io_ratio and (cpu := _cpu_seconds(path)) is not None:
                 s = min(cpu, s) + max(0.0, s - cpu) * io_ratio["run" if kind == "group" else kind]
             if kind == "group":
                 seen.setdefault((kind, "/".join(rel.parts[:2] + rel.parts[3:4])), []).append((scale, s, 0.0, None, False))
@@ -201,20 +214,29 @@ def _measured(results, io_ratio=None):
             if kind == "run" and not raw.exists():  # a shipped reference: its tidy tables say
                 tidy = _tidy_phases(results, scale) if tidy is None else tidy
                 if ("member", "/".join(rel.parts)) in tidy:
-                    phase = tidy[("member", "/".join(rel.parts))]
+                    phase = _stretched(tidy[("member", "/".join(rel.parts))], factor)
                     seen.setdefault(("member", "/".join(rel.parts[:3])), []).append((scale, 0.0, *phase))
                     continue
             if kind == "run" and interleaved(raw):
-                phase = _phase_seconds(raw, {"run"})
+                phase = _stretched(_phase_seconds(raw, {"run"}), factor)
                 seen.setdefault(("member", "/".join(rel.parts[:3])), []).append((scale, 0.0, *phase))
                 continue
             phase = _phase_seconds(raw, {"run"} if kind == "run" else {"load", "settle"})
             if phase is None:
                 tidy = _tidy_phases(results, scale) if tidy is None else tidy
                 phase = tidy.get((kind, rel.parts[1] if kind == "load" else "/".join(rel.parts)), (0.0, None, False))
+            phase = _stretched(phase, factor)
             key = rel.parts[1] if kind == "load" else "/".join(rel.parts[:3])
             seen.setdefault((kind, key), []).append((scale, s, min(phase[0], s), *phase[1:]))
     return seen
+
+
+def _stretched(phase, factor):
+    """A measured phase (seconds, ops, time-limited) on a machine `factor`
+    times slower: a phase a time limit stopped takes its limit anywhere."""
+    if phase is None or factor == 1.0 or phase[2]:
+        return phase
+    return (phase[0] * factor, *phase[1:])
 
 
 def reference_dir(results):
@@ -257,14 +279,81 @@ def device_ratios(results, scale):
     return ratios
 
 
+# A speed ratio needs this many jobs both machines ran (of its kind, else
+# of both kinds pooled); a job under MIN_TIMED_S on the reference (an
+# interleaved member's copy of its log) measures start-up, not speed.
+PILOT_MIN = 3
+MIN_TIMED_S = 1.0
+
+
+def machine_ratios(results, scale):
+    """{"load" | "run": (this machine's wall / the reference's, jobs)}: the
+    median over the jobs at `scale` both ran (one benchmark file path in
+    both), per kind where it has PILOT_MIN of them, else both kinds pooled;
+    None with fewer. The same job on another VM of the same CPU model took
+    1.05-4.25x the reference's wall and 1.05-3.49x its CPU seconds
+    (2026-12-02, paper/measurements.md "Another machine"), where the fio
+    calibrations alone predicted 55% too little: neither the CPU's share
+    nor a many-threaded load's I/O is what fio measures."""
+    mine, ref = Path(results, scale, "benchmarks"), reference_dir(results) / scale / "benchmarks"
+    pairs = {"load": [], "run": []}
+    for path in sorted(mine.rglob("*.tsv")) if mine.is_dir() else []:
+        rel = path.relative_to(mine)
+        other = _as_timed(ref, rel)
+        a, b = _benchmark_seconds(path), _benchmark_seconds(other) if other.is_file() else None
+        if a and b and b >= MIN_TIMED_S:
+            pairs["load" if rel.parts[0] == "loads" else "run"].append(a / b)
+    pooled = pairs["load"] + pairs["run"]
+    if len(pooled) < PILOT_MIN:
+        return None
+    return {kind: (statistics.median(v if len(v) >= PILOT_MIN else pooled), len(v if len(v) >= PILOT_MIN else pooled))
+            for kind, v in pairs.items()}
+
+
+def _as_timed(ref, rel):
+    """A job's benchmark file under a reference's benchmarks/: its own, else
+    (a run of an A/A replica's point, `+replica=N`) the point's before the
+    design replicated it, which ran the same work."""
+    if len(rel.parts) == 4 and not (ref / rel).is_file():
+        return ref / Path(*rel.parts[:2], unreplicated(rel.parts[2]), rel.parts[3])
+    return ref / rel
+
+
+def pilot_targets(results, scale):
+    """The raw logs of a pilot at `scale`: per study, the two runs of median
+    cost (the run and its load, as the reference timed them) among those
+    this design still has and the reference timed there, each with its load;
+    an interleaved job's members left out, and an A/A replica's point is
+    replica 0's, which the reference timed as the point before it was
+    replicated. Median, not cheapest: start-up is a larger share of a short
+    job."""
+    runs = studies.runs(studies.load_scale(scale))
+    ref = reference_dir(results) / scale / "benchmarks"
+    out = []
+    for _, mine in runs[(runs["group"] == "") & (runs["replica"] == 0)].groupby("study", sort=False):
+        timed = []
+        for r in mine.itertuples():
+            load, run = (_benchmark_seconds(p) if p.is_file() else None for p in (
+                ref / "loads" / f"{r.load}.tsv", _as_timed(ref, Path(r.study, r.figure, r.point, f"r{r.rep}.tsv"))))
+            if load and run and run >= MIN_TIMED_S:
+                timed.append((load + run, r.figure, r.point, r.rep, r))
+        timed.sort(key=lambda x: x[:4])
+        middle = len(timed) // 2
+        out += [f"{_run_stem(results, scale, x[-1])}.jsonl" for x in timed[max(0, middle - 1):middle + 1]]
+    return out
+
+
 def job_times(results, scale="local"):
     """_measured of this machine, with the reference run's times of a job
     where this machine has none at `scale` and the reference has (a smoke
     run's 20k-op time is no estimate of a 1M-op run the reference timed),
-    its I/O share scaled by device_ratios: (times, how many of the
-    reference's job times were used)."""
+    scaled by machine_ratios where this machine ran some of the
+    reference's jobs, else its I/O share by device_ratios: (times, how many
+    of the reference's job times were used)."""
     mine = _measured(results)
-    ref = _measured(reference_dir(results), device_ratios(results, scale))
+    speed = machine_ratios(results, scale)
+    ref = _measured(reference_dir(results), None if speed else device_ratios(results, scale),
+                    {kind: r for kind, (r, _) in speed.items()} if speed else None)
     out, used = dict(mine), 0
     for key, jobs in ref.items():
         here = mine.get(key, [])
@@ -275,11 +364,11 @@ def job_times(results, scale="local"):
 
 
 def reference_note(results, used, scale="local"):
-    """What the estimate says when it used reference job times. Only a job's
-    I/O share (its wall minus its CPU time, both in Snakemake's benchmark
-    file) is scaled, by the two machines' fio calibrations: no calibration
-    measures the CPU, so its share is the reference's; with no calibration
-    on this machine yet (a fresh clone) nothing is scaled."""
+    """What the estimate says when it used reference job times: scaled whole
+    by the machines' measured speed ratio (machine_ratios), else only their
+    I/O share (wall minus CPU time, both in Snakemake's benchmark file) by
+    the two machines' fio calibrations; with neither (a fresh clone)
+    nothing is scaled."""
     if not used:
         return None
     base = reference_dir(results)
@@ -288,14 +377,20 @@ def reference_note(results, used, scale="local"):
         cpu = json.loads(fp.read_text())["stable"]["cpu"]["model"] if fp else None
     except (OSError, ValueError, KeyError, TypeError):
         cpu = None
+    speed = machine_ratios(results, scale)
     ratios = device_ratios(results, scale)
-    if ratios:
+    if speed:
+        how = (f"each scaled by this machine's wall time over the reference's, the median over the jobs at {scale} "
+               "both ran: " + ", ".join(f"{kind}s x{r:.2f} ({n} jobs)" for kind, (r, n) in speed.items()))
+    elif ratios:
         how = ("each job's I/O share (wall minus CPU time) scaled by the two machines' fio calibrations: "
                + ", ".join(f"{k}s x{r:.2f} ({' '.join(DEVICE_MEASURE[k])})" for k, r in ratios.items())
-               + "; the CPU share unscaled, as no calibration measures the CPU")
+               + f"; the CPU share unscaled: ./reproduce --pilot {scale} times a few of the reference's jobs "
+               "here, which scales them whole")
     else:
-        how = (f"unscaled: this machine or the reference has no fio calibration at {scale} yet "
-               f"(./reproduce hardware --config scale={scale} makes this machine's)")
+        how = (f"unscaled: this machine has run none of the reference's jobs at {scale} and it or the reference "
+               f"has no fio calibration there yet (./reproduce --pilot {scale} times a few jobs of the reference "
+               "here, which scales them all)")
     return (f"Jobs not yet measured here are estimated from the reference run's job times, "
             f"measured on {cpu or 'an unrecorded CPU'} ({used} job times, {how}); jobs measured here replace them")
 
@@ -550,13 +645,21 @@ def _same_load(a, b):
 @cli
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("command", choices=["list", "estimate"])
+    ap.add_argument("command", choices=["list", "estimate", "pilot"])
     ap.add_argument("--scale", required=True, choices=SCALES)
     ap.add_argument("--results", default="results")
     ap.add_argument("--select", help='estimate: only these runs ("engine=leveldb rep=0")')
     args = ap.parse_args(argv)
     if args.command == "list":
         print(state(args.results, args.scale).to_markdown(index=False))
+        return
+    if args.command == "pilot":
+        pilot = pilot_targets(args.results, args.scale)
+        if not pilot:
+            raise InputError(reference_dir(args.results) / args.scale / "benchmarks", "*.tsv",
+                             f"job times of loads and runs this design still has at {args.scale} "
+                             "(a shipped reference run at that scale)")
+        print("\n".join(pilot))
         return
     table, by_study = estimate(args.results, args.scale, args.select)
     print(f"Estimate at scale {args.scale} from the job times measured under {args.results}/*/benchmarks;"
