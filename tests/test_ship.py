@@ -116,3 +116,49 @@ def test_a_log_without_a_header_is_named(tmp_path):
     bad.write_text("nothing here\n")
     with pytest.raises(InputError, match="x.snakemake.log: Date"):
         ship.invocation(bad)
+
+
+def test_a_part_ships_beside_the_parts_of_the_same_code_and_replaces_its_own(tmp_path):
+    """A run of three studies shipped as a part, then the other two from
+    another machine: the reference holds all five, run.json's parts both
+    (each its studies, machine and wall) and their sums; shipping the first
+    part again replaces it and keeps the second; a part shipped beside one
+    of other code is refused."""
+    import subprocess
+    logs = make_run(tmp_path)
+    to, src = tmp_path / "ref", tmp_path / "results"
+    names = studies.studies_with_specs()
+    first = [s for s in names if s in ("lsm-eval", "slr", "baseline")]
+    second = [s for s in names if s not in first]
+    run, _ = ship.ship("local", src, to, logs, tmp_path / "build", allow_dirty=True, only=first)
+    assert [p["studies"] for p in run["parts"]] == [first]
+    assert sorted(p.name for p in (to / "claims").glob("*.csv")) == sorted(f"{s}.csv" for s in first)
+    assert not (to / "benchmarks" / second[0]).exists() and (to / "benchmarks" / first[0]).exists()
+
+    (src / "local" / "hardware" / "fingerprint.json").write_text(json.dumps({"id": "machine-b"}))
+    run, _ = ship.ship("local", src, to, logs, tmp_path / "build", allow_dirty=True, only=second)
+    assert sorted(p.name for p in (to / "claims").glob("*.csv")) == sorted(f"{s}.csv" for s in names)
+    assert [p["studies"] for p in run["parts"]] == [first, second] or \
+        [p["studies"] for p in run["parts"]] == [second, first]
+    by = {tuple(p["studies"]): p for p in run["parts"]}
+    assert by[tuple(second)]["machine"] == "machine-b" and by[tuple(first)]["hardware"] == "hardware"
+    assert json.loads((to / by[tuple(second)]["hardware"] / "fingerprint.json").read_text())["id"] == "machine-b"
+    assert (to / "hardware" / "fingerprint.json").read_text() == "{}\n"
+    assert run["wall_seconds"] == pytest.approx(2 * by[tuple(first)]["wall_seconds"])
+    assert run["jobs"] == 10 and len(pd.read_csv(to / "timing.csv")) == len(names)
+
+    run, _ = ship.ship("local", src, to, logs, tmp_path / "build", allow_dirty=True, only=first)
+    assert sorted(tuple(p["studies"]) for p in run["parts"]) == sorted([tuple(first), tuple(second)])
+    assert len(list((to / "claims").glob("*.csv"))) == len(names)
+
+    root = subprocess.run(["git", "rev-list", "--max-parents=0", "HEAD"], cwd=ship.REPO, capture_output=True,
+                          text=True, check=True).stdout.split()[0]
+    shipped = json.loads((to / "run.json").read_text())
+    for p in shipped["parts"]:
+        if p["studies"] == second:
+            p["commit"] = root
+    (to / "run.json").write_text(json.dumps(shipped))
+    with pytest.raises(InputError, match="the code of this commit .changed since"):
+        ship.ship("local", src, to, logs, tmp_path / "build", allow_dirty=True, only=first)
+    with pytest.raises(InputError, match="--studies.*got nope"):
+        ship.ship("local", src, to, logs, tmp_path / "build", allow_dirty=True, only=["nope"])

@@ -17,6 +17,18 @@ relative to it (`portable`): nothing committed names the machine's directories.
 
 It refuses a run that is not one commit's: a dirty working tree, a tidy row
 whose build id is not the engine's current build, a study without claims.
+
+    python -m lsmrepro.publish.ship ... --studies lsm-eval slr baseline
+
+ships a part: a run of some studies (`./reproduce lsm-eval slr baseline`)
+into the reference beside the parts already shipped there, when a whole
+run does not fit one machine's session (paper/measurements.md, "The
+design's price at local"). It replaces those studies' files and keeps the
+others'; it refuses a part whose code differs from the shipped parts'
+(anything but results/ changed between their commits). run.json's `parts`
+lists each part (its studies, commit, builds, invocations, wall, jobs and
+machine; `hardware/` is the first part's machine, a later part's files
+under hardware/parts/<its studies>/); its top-level fields sum them.
 """
 import argparse
 import gzip
@@ -158,15 +170,64 @@ def _fresh(final):
     stage.rename(final)
 
 
-def ship(scale, results, to, logs, build_dir, allow_dirty=False):
+def ship(scale, results, to, logs, build_dir, allow_dirty=False, only=None):
+    """Ship results/<scale> as the reference at `to`: the whole run, or
+    (`only`: some studies) a part of it beside the parts shipped there."""
     commit, dirty = commit_of_checkout(allow_dirty)
+    names = list(studies.studies_with_specs())
+    part = names if only is None else [s for s in names if s in only]
+    unknown = sorted(set(only or ()) - set(names))
+    if unknown:
+        raise InputError("--studies", None, f"studies with specs ({', '.join(names)}), got {', '.join(unknown)}")
+    earlier = _earlier_parts(Path(to), part, commit) if only is not None else []
     with _fresh(Path(to)) as stage:
-        return _ship_into(stage, Path(results, scale), Path(to), commit, dirty, logs, build_dir, scale)
+        if earlier:
+            _keep_other_studies(Path(to), stage, part, earlier)
+        return _ship_into(stage, Path(results, scale), Path(to), commit, dirty, logs, build_dir, scale, part,
+                          earlier)
 
 
-def _ship_into(to, src, final, commit, dirty, logs, build_dir, scale):
+def _earlier_parts(to, part, commit):
+    """The parts shipped at `to` that this one does not replace, each of the
+    code this commit has (nothing outside results/ changed between them)."""
+    try:
+        run = json.loads((to / "run.json").read_text())
+    except OSError:
+        return []
+    except ValueError as e:
+        raise InputError(to / "run.json", None, f"a shipped run's run.json ({e})")
+    kept = [p for p in run.get("parts", []) if not set(p["studies"]) & set(part)]
+    for p in kept:
+        changed = _git("diff", "--name-only", p["commit"], commit, "--", ".", ":(exclude)results")
+        if changed:
+            raise InputError(to / "run.json", f"parts ({', '.join(p['studies'])}): commit {p['commit'][:12]}",
+                             f"the code of this commit (changed since: {', '.join(changed.splitlines()[:5])}); "
+                             "rerun those studies at this commit, or ship them all again")
+    return kept
+
+
+def _keep_other_studies(to, stage, part, kept):
+    """Copies a shipped reference into `stage` without the files of the
+    studies in `part` (this part's replace them) and without the machine
+    files of the parts it replaces."""
+    mine, machines = set(part), {p["hardware"] for p in kept}
+    for p in sorted(to.rglob("*")):
+        rel = p.relative_to(to)
+        if not p.is_file() or rel.name in ("run.json", "timing.csv"):
+            continue
+        first = rel.parts[1] if len(rel.parts) > 1 else ""
+        if rel.parts[0] in ("claims", "tidy") and first.split(".")[0] in mine:
+            continue
+        if rel.parts[0] in ("tables", "benchmarks") and first in mine:
+            continue
+        if rel.parts[0] == "hardware" and str(rel.parent) not in machines:
+            continue
+        (stage / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(p, stage / rel)
+
+
+def _ship_into(to, src, final, commit, dirty, logs, build_dir, scale, names, earlier):
     builds = current_builds(build_dir)
-    names = [s for s in studies.studies_with_specs()]
     used_builds, tidies = {}, []
     for study in names:
         claims = src / "claims" / f"{study}.csv"
@@ -182,41 +243,79 @@ def _ship_into(to, src, final, commit, dirty, logs, build_dir, scale):
         with atomic_path(to / "claims" / f"{study}.csv") as tmp:
             verdicts.to_csv(tmp, index=False)
         _gzip(tidy_path, to / "tidy" / f"{study}.csv.gz")
+    mine = set(names)
     for p in sorted((src / "claims").rglob("*")):
-        if p.suffix in (".md", ".csv") and p.relative_to(src / "claims").parts[0] not in {f"{s}.csv" for s in names}:
-            _copy(p, to / "claims" / p.relative_to(src / "claims"))
+        rel = p.relative_to(src / "claims")
+        if p.suffix in (".md", ".csv") and rel.parts[0] not in {f"{s}.csv" for s in names} \
+                and rel.parts[0].split(".")[0] in mine:
+            _copy(p, to / "claims" / rel)
     for p in sorted((src / "tables").rglob("*")):
-        if p.suffix in (".csv", ".md"):
+        if p.suffix in (".csv", ".md") and p.relative_to(src / "tables").parts[0] in mine:
             _copy(p, to / "tables" / p.relative_to(src / "tables"))
+    table = timing.jobs(src)
+    # a part's loads are those its studies read (timing's owner: a study, or "shared")
+    table = table[table["study"].isin(mine | {"shared"})] if len(table) else table
+    ours = set(table["job"]) if len(table) else set()
     for p in sorted((src / "benchmarks").rglob("*")):
-        if p.is_file():
-            _copy(p, to / "benchmarks" / p.relative_to(src / "benchmarks"))
+        rel = p.relative_to(src / "benchmarks")
+        if p.is_file() and (rel.parts[0] in mine or str(rel.with_suffix("")) in ours):
+            _copy(p, to / "benchmarks" / rel)
+    # hardware/ is the first part's machine (what --compare and the report show); a later part's beside it
+    owned = any(p["hardware"] == "hardware" for p in earlier)
+    machine = Path("hardware", "parts", "+".join(names)) if owned else Path("hardware")
     for name in HARDWARE_FILES:
         p = src / "hardware" / name
         if not p.exists():
             raise InputError(p, None, "missing: the machine's fingerprint and fio calibration (rule hardware)")
-        _copy(p, to / "hardware" / name)
-    table = timing.jobs(src)
+        _copy(p, to / machine / name)
+    if earlier and (final / "timing.csv").exists():
+        kept = pd.read_csv(final / "timing.csv")
+        table = pd.concat([kept[~kept["study"].isin(mine) & ~kept["job"].isin(table["job"])], table],
+                          ignore_index=True)
     with atomic_path(to / "timing.csv") as tmp:
         table.to_csv(tmp, index=False)
     split = timing.summary(table)
     runs = sorted((invocation(log) for log in logs), key=lambda r: r["start"])
-    run = {"scale": scale, "commit": commit, "dirty": dirty, "build_ids": used_builds,
-           "started": runs[0]["start"], "invocations": runs,
-           "wall_seconds": round(sum(r["wall_seconds"] for r in runs), 1),
-           "jobs": sum(r["jobs_done"] for r in runs),
-           "benchmark_jobs": sum(1 for p in (src / "benchmarks").rglob("*") if p.is_file()),
+    this = {"studies": names, "commit": commit, "dirty": dirty, "build_ids": used_builds,
+            "started": runs[0]["start"], "invocations": runs,
+            "wall_seconds": round(sum(r["wall_seconds"] for r in runs), 1),
+            "jobs": sum(r["jobs_done"] for r in runs), "machine": _fingerprint_id(src / "hardware"),
+            "hardware": str(machine),
+            "shipped": datetime.now().astimezone().isoformat(timespec="seconds")}
+    parts = sorted([*earlier, this], key=lambda p: p["started"])
+    for p in earlier:  # their host load is in their tidy tables, kept beside this part's
+        for study in p["studies"]:
+            with gzip.open(to / "tidy" / f"{study}.csv.gz", "rt") as f:
+                t = pd.read_csv(f, low_memory=False)
+            tidies.append(t[t["metric"].isin(HOST_METRICS)])
+    builds_used = {}
+    for p in parts:
+        for engine, ids in p["build_ids"].items():
+            builds_used[engine] = sorted(set(builds_used.get(engine, [])) | set(ids))
+    run = {"scale": scale, "commit": parts[0]["commit"], "dirty": any(p["dirty"] for p in parts),
+           "build_ids": builds_used, "started": parts[0]["started"],
+           "invocations": [i for p in parts for i in p["invocations"]],
+           "wall_seconds": round(sum(p["wall_seconds"] for p in parts), 1),
+           "jobs": sum(p["jobs"] for p in parts),
+           "benchmark_jobs": sum(1 for p in (to / "benchmarks").rglob("*") if p.is_file()),
            "host_load": host_load(pd.concat(tidies, ignore_index=True)),
            # where the jobs' wall went (lsmrepro/publish/timing.py; every job's row in timing.csv)
            "time_split": ({k: round(float(v), 4) for k, v in split.set_index("study").loc["all", timing.PARTS].items()}
                           | {"job_seconds": round(float(split.set_index("study").loc["all", "job_s"]), 1)})
                          if len(split) else None,
-           "shipped": datetime.now().astimezone().isoformat(timespec="seconds")}
+           "parts": parts, "shipped": this["shipped"]}
     write_text(to / "run.json", json.dumps(run, indent=1) + "\n")
     size = sum(p.stat().st_size for p in to.rglob("*") if p.is_file())
     if size > LIMIT_BYTES:
         raise InputError(final, None, f"at most {LIMIT_BYTES >> 20} MiB to commit ({size >> 20} MiB shipped)")
     return run, size
+
+
+def _fingerprint_id(hardware):
+    try:
+        return json.loads((hardware / "fingerprint.json").read_text()).get("id")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 @cli
@@ -229,8 +328,9 @@ def main(argv=None):
     ap.add_argument("--snakemake-log", nargs="+", required=True, dest="logs",
                     help="the run's Snakemake logs, one per invocation (a resumed run has several)")
     ap.add_argument("--allow-dirty", action="store_true", help="a trial ship from a dirty tree (run.json says so)")
+    ap.add_argument("--studies", nargs="+", help="ship a part: these studies' run, beside the parts shipped at --to")
     a = ap.parse_args(argv)
-    run, size = ship(a.scale, a.results, a.to, a.logs, a.build_dir, a.allow_dirty)
+    run, size = ship(a.scale, a.results, a.to, a.logs, a.build_dir, a.allow_dirty, a.studies)
     print(f"{a.to}: commit {run['commit'][:12]}, {len(run['invocations'])} invocation(s), "
           f"{run['wall_seconds'] / 3600:.2f} h wall, {run['jobs']} jobs, {size / 2**20:.1f} MiB")
 
