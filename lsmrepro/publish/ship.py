@@ -25,7 +25,7 @@ into the reference beside the parts already shipped there, when a whole
 run does not fit one machine's session (paper/measurements.md, "The
 design's price at local"). It replaces those studies' files and keeps the
 others'; it refuses a part whose code differs from the shipped parts'
-(anything but results/ changed between their commits). run.json's `parts`
+(anything but results/ and Markdown changed between their commits). run.json's `parts`
 lists each part (its studies, commit, builds, invocations, wall, jobs and
 machine; `hardware/` is the first part's machine, a later part's files
 under hardware/parts/<its studies>/); its top-level fields sum them.
@@ -187,9 +187,15 @@ def ship(scale, results, to, logs, build_dir, allow_dirty=False, only=None):
                           earlier)
 
 
+# What a part's code is: everything but the results and the Markdown (the
+# study READMEs' verdict blocks are regenerated from each part as it ships).
+NOT_CODE = (":(exclude)results", ":(exclude,glob)**/*.md")
+
+
 def _earlier_parts(to, part, commit):
     """The parts shipped at `to` that this one does not replace, each of the
-    code this commit has (nothing outside results/ changed between them)."""
+    code this commit has (nothing but results/ and Markdown changed between
+    them: NOT_CODE)."""
     try:
         run = json.loads((to / "run.json").read_text())
     except OSError:
@@ -198,7 +204,7 @@ def _earlier_parts(to, part, commit):
         raise InputError(to / "run.json", None, f"a shipped run's run.json ({e})")
     kept = [p for p in run.get("parts", []) if not set(p["studies"]) & set(part)]
     for p in kept:
-        changed = _git("diff", "--name-only", p["commit"], commit, "--", ".", ":(exclude)results")
+        changed = _git("diff", "--name-only", p["commit"], commit, "--", ".", *NOT_CODE)
         if changed:
             raise InputError(to / "run.json", f"parts ({', '.join(p['studies'])}): commit {p['commit'][:12]}",
                              f"the code of this commit (changed since: {', '.join(changed.splitlines()[:5])}); "
