@@ -565,3 +565,12 @@ def test_a_pilot_is_per_study_the_two_runs_of_median_cost_the_reference_timed(tm
     r = subprocess.run([sys.executable, "-m", "lsmrepro.plan.targets", "pilot", "--scale", "local",
                         "--results", str(empty)], cwd=REPO, capture_output=True, text=True)
     assert r.returncode == 2 and "benchmarks: *.tsv: job times of loads and runs" in r.stderr, r.stderr
+
+
+def test_the_estimate_names_each_figures_loads_x_runs_a_point():
+    rows = pd.DataFrame({"point": ["a"] * 4 + ["b"] * 2 + ["a+replica=1"] * 6,
+                         "replica": [0] * 6 + [1] * 6,
+                         "load": ["l0", "l1", "l0", "l1", "m0", "m0"] + [f"r{i}" for i in range(6)],
+                         "rep": [0, 1, 2, 3, 0, 1] + list(range(6))})
+    assert targets._design(rows) == "2 x 4"
+    assert targets._design(rows.iloc[:0]) == "—"

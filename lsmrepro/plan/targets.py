@@ -569,6 +569,8 @@ def pricer(results, scale, select=None, scale_cfg=None, times=None):
             seconds += load_seconds
         interleaved_jobs = sum(1 for job in jobs.values() if job[0].group)
         row = {"target": f"{study}/{fig}",
+               # the design a point runs: its loads (k) x its repetitions (r), replica 0's
+               "loads x runs a point": _design(mine),
                "jobs": len(mine) + interleaved_jobs + (mine["load"].nunique() if len(mine) else 0),
                "estimated wall": humanfriendly.format_timespan(seconds) if seconds else "—",
                "seconds": round(seconds, 1), "peak disk (loads, upper bound)": humanfriendly.format_size(disk, binary=True),
@@ -599,6 +601,15 @@ def pricer(results, scale, select=None, scale_cfg=None, times=None):
         return pd.DataFrame(rows), pd.DataFrame(totals)
 
     return price
+
+
+def _design(rows):
+    """"k x r" of a figure's runs: the most loads and repetitions one point
+    of replica 0 has ("—" without runs)."""
+    if not len(rows):
+        return "—"
+    points = rows[rows["replica"] == 0].groupby("point")
+    return f"{points['load'].nunique().max()} x {points['rep'].nunique().max()}"
 
 
 def _figure_keys(measured, kind, figure):
