@@ -293,3 +293,15 @@ def test_an_ordering_member_the_scale_does_not_run_is_named():
     failed, lines = _power([c])
     assert failed == ["absent"] and "its members nosuch have no runs at scale smoke" in lines[0]
     assert "  baseline/point: repetitions 2; 1 claim(s) read what the scale does not run" in lines
+
+
+def test_a_fix_that_needs_more_loads_says_so():
+    """At one run a load, more repetitions are more loads (loads_at): the fix
+    names load_repetitions beside them; a figure without them names none."""
+    from lsmrepro.claims import power
+    cfg = {"counts": {"figures": {"doblix/fig1": {"repetitions": 2, "load_repetitions": 2},
+                                  "bourbon/fig13": {"repetitions": 6, "load_repetitions": 3},
+                                  "lsm-eval/fig13": {"repetitions": 1}}}}
+    assert power._loads_text(cfg, "doblix", ("fig1",), 2, 8) == " with load_repetitions 2 -> 8"
+    assert power._loads_text(cfg, "bourbon", ("fig13",), 6, 10) == " with load_repetitions 3 -> 5"
+    assert power._loads_text(cfg, "lsm-eval", ("fig13",), 1, 3) == ""

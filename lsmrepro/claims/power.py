@@ -383,7 +383,18 @@ def _fix_text(claim, rows, cv, rng, level, scale, scale_cfg, all_runs, estimates
     need["claims"] += 1
     need["want"] = max(need["want"], want)
     return (f"fix repetitions of {', '.join(f'{s}/{f}' for f in figs)} in config/scales/{scale}.yaml: "
-            f"{reps} -> {want} ({_price(all_runs, estimates, scale, s, figs, reps, want)})")
+            f"{reps} -> {want}{_loads_text(scale_cfg, s, figs, reps, want)} "
+            f"({_price(all_runs, estimates, scale, s, figs, reps, want)})")
+
+
+def _loads_text(scale_cfg, study, figs, have, want):
+    """' with load_repetitions K -> K2' where the fix's repetitions need more
+    loads (loads_at: the simulation keeps each load's runs), else ''."""
+    entries = scale_cfg.get("counts", {}).get("figures", {})
+    changes = sorted({(k, loads_at(k, have, want)) for f in figs
+                      if (k := entries.get(f"{study}/{f}", {}).get("load_repetitions")) is not None})
+    changes = [(k, k2) for k, k2 in changes if k2 != k]
+    return "".join(f" with load_repetitions {k} -> {k2}" for k, k2 in changes)
 
 
 def _unrun_text(claim, rows, scale):
@@ -551,10 +562,12 @@ def _minutes(estimates, scale, study, figs, have, want):
     per_fig = estimates[study]
     if isinstance(per_fig, str):
         return f", minutes unknown: {per_fig}"
-    seconds = per_fig[per_fig["target"].isin([f"{study}/{f}" for f in figs])]["seconds"].sum()
+    mine = per_fig[per_fig["target"].isin([f"{study}/{f}" for f in figs])]
+    seconds, unpriced = mine["seconds"].sum(), int(mine["unmeasured jobs"].sum())
     if not seconds:
         return ", minutes unmeasured"
-    return f", about {seconds * (want - have) / have / 60:+.0f} min from measured job times"
+    return (f", about {seconds * (want - have) / have / 60:+.0f} min from measured job times"
+            + (f", its {unpriced} jobs without a time not counted" if unpriced else ""))
 
 
 def write_underpowered(path, reasons):
