@@ -137,6 +137,21 @@ def test_bad_reference_and_readme_are_one_clear_error_each(reference):
         _gen(ref, paper, check=True)
 
 
+def test_a_run_in_parts_takes_each_studys_claims_at_its_own_parts_commit(reference):
+    """ship stamps a part's claims with the commit it shipped from; run.json's
+    commit is the first part's."""
+    ref, paper, _ = reference
+    pd.read_csv(ref / "claims" / "baseline.csv").assign(commit="0123456789abcdef").to_csv(
+        ref / "claims" / "baseline.csv", index=False)
+    parts = [{"studies": ["slr"], "commit": "fedcba"}, {"studies": ["baseline"], "commit": "0123456789abcdef"}]
+    (ref / "run.json").write_text(json.dumps({**RUN, "commit": "fedcba", "parts": parts}))
+    assert _gen(ref, paper) and _gen(ref, paper, check=True) == []
+    parts[1]["commit"] = "fedcba"
+    (ref / "run.json").write_text(json.dumps({**RUN, "commit": "0123456789abcdef", "parts": parts}))
+    with pytest.raises(InputError, match=r"claims/baseline.csv: commit: the commit of baseline's part in"):
+        _gen(ref, paper, check=True)
+
+
 def test_the_repositorys_readmes_agree_with_the_shipped_reference():
     """Every study README's block is what results/reference/local gives
     (until a reference run is shipped: the line saying none is)."""

@@ -103,10 +103,13 @@ def _load(run):
 def header(ref, claims_path, claims):
     run = run_manifest(ref)
     commits = set(claims["commit"].astype(str)) if "commit" in claims.columns else set()
+    # A run shipped in parts: the study's claims carry its own part's commit.
+    study = Path(claims_path).stem
+    mine = [str(p["commit"]) for p in run.get("parts", []) if study in p["studies"]] or [str(run["commit"])]
     # a short hash of the same commit agrees
-    if any(not (str(run["commit"]).startswith(c) or c.startswith(str(run["commit"]))) for c in commits):
-        raise InputError(claims_path, "commit", f"the commit of {_shown(Path(ref, 'run.json'))} ({run['commit']}),"
-                                                f" not {', '.join(sorted(commits))}")
+    if any(not any(m.startswith(c) or c.startswith(m) for m in mine) for c in commits):
+        raise InputError(claims_path, "commit", f"the commit of {study}'s part in {_shown(Path(ref, 'run.json'))}"
+                                                f" ({', '.join(mine)}), not {', '.join(sorted(commits))}")
     wall = humanfriendly.format_timespan(round(float(run["wall_seconds"])), max_units=2)
     return (f"Reference run of commit `{str(run['commit'])[:12]}`, started {run['started']}: {wall} of wall time"
             f" for {run['jobs']} jobs on {machine(ref)}; {_load(run)}.")

@@ -187,9 +187,13 @@ def ship(scale, results, to, logs, build_dir, allow_dirty=False, only=None):
                           earlier)
 
 
-# What a part's code is: everything but the results and the Markdown (the
-# study READMEs' verdict blocks are regenerated from each part as it ships).
-NOT_CODE = (":(exclude)results", ":(exclude,glob)**/*.md")
+# What a part's code is: everything that makes or judges its results. Not
+# the results and the Markdown (the study READMEs' verdict blocks are
+# regenerated from each part as it ships), nor what only copies or renders a
+# shipped run (this file, readme_verdicts.py) and the tests: a fix there must
+# not cost the hours of parts already shipped.
+NOT_CODE = (":(exclude)results", ":(exclude,glob)**/*.md", ":(exclude)tests",
+            ":(exclude)lsmrepro/publish/ship.py", ":(exclude)lsmrepro/publish/readme_verdicts.py")
 
 
 def _earlier_parts(to, part, commit):
