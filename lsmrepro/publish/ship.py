@@ -25,7 +25,7 @@ into the reference beside the parts already shipped there, when a whole
 run does not fit one machine's session (paper/measurements.md, "The
 design's price at local"). It replaces those studies' files and keeps the
 others'; it refuses a part whose code differs from the shipped parts'
-(anything but results/ and Markdown changed between their commits). run.json's `parts`
+(anything changed between their commits that NOT_CODE does not name). run.json's `parts`
 lists each part (its studies, commit, builds, invocations, wall, jobs and
 machine; `hardware/` is the first part's machine, a later part's files
 under hardware/parts/<its studies>/); its top-level fields sum them.
