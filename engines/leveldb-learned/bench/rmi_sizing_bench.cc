@@ -104,8 +104,11 @@ std::vector<uint64_t> TableKeys(const std::string& kind, uint64_t n, uint64_t se
   }
   size_t p = 0;
   while (p < s.front().size() && s.front()[p] == s.back()[p]) p++;
+  std::vector<std::string_view> suffixes(n);
+  for (uint64_t i = 0; i < n; i++) suffixes[i] = std::string_view(s[i]).substr(p);
+  const lidx::KeyMap map = lidx::ChooseKeyMap(suffixes);
   std::vector<uint64_t> mapped(n);
-  for (uint64_t i = 0; i < n; i++) mapped[i] = lidx::MapKey<uint64_t>(std::string_view(s[i]).substr(p));
+  for (uint64_t i = 0; i < n; i++) mapped[i] = lidx::MapKey(map, suffixes[i]);
   return mapped;
 }
 

@@ -16,6 +16,15 @@
 // Search(m + 1) (n when m is the largest K). The caller finishes with a binary
 // search over the strings themselves in [lo, hi].
 //
+// MapDecimalKey(s) reads s's first 19 bytes as decimal digits (10^19 - 1 <
+// 2^64), as LearnedIndexInLSM maps its keys (adgMod::SliceToInteger,
+// mod/util.cpp: the decimal value of the key's digits): zero-padded decimal
+// keys then spread as their numbers do, where their bytes, 10 of 256 values
+// each, would map to a staircase no linear model follows. It preserves order
+// for any bytes, digits or not: a string that ends, or a byte below '0', fills
+// the remaining places with 0, a byte above '9' with 9. ChooseKeyMap() picks
+// it for keys made only of digits; a table stores which map it used.
+//
 // Usage:
 //   std::vector<uint64_t> mapped;
 //   for (auto& s : strings) mapped.push_back(lidx::MapKey<uint64_t>(s));
@@ -44,11 +53,51 @@ K MapKey(std::string_view s) {
   return v;
 }
 
+enum class KeyMap : uint8_t { kBytes = 0, kDecimal = 1 };
+
+inline uint64_t MapDecimalKey(std::string_view s) {
+  constexpr size_t kDigits = 19;
+  uint64_t v = 0;
+  int fill = -1;  // once s has no digit left for a place: 0 or 9 for the rest
+  for (size_t i = 0; i < kDigits; ++i) {
+    int d = fill;
+    if (fill < 0) {
+      const int c = i < s.size() ? static_cast<unsigned char>(s[i]) : -1;
+      if (c < '0') {
+        d = fill = 0;
+      } else if (c > '9') {
+        d = fill = 9;
+      } else {
+        d = c - '0';
+      }
+    }
+    v = v * 10 + static_cast<uint64_t>(d);
+  }
+  return v;
+}
+
+inline uint64_t MapKey(KeyMap map, std::string_view s) {
+  return map == KeyMap::kDecimal ? MapDecimalKey(s) : MapKey<uint64_t>(s);
+}
+
+// kDecimal when every key is made of digits only (and there is one), else
+// kBytes. Keys: a range of what converts to std::string_view.
+template <typename Keys>
+KeyMap ChooseKeyMap(const Keys& keys) {
+  bool any = false;
+  for (const auto& k : keys) {
+    for (char c : std::string_view(k)) {
+      if (c < '0' || c > '9') return KeyMap::kBytes;
+    }
+    any = true;
+  }
+  return any ? KeyMap::kDecimal : KeyMap::kBytes;
+}
+
 // lo <= (position of the first string >= query) <= hi, given an index built
 // over MapKey() of n sorted strings. pos is the prediction for the prefix.
 template <typename K>
-Bound StringBound(const Index<K>& idx, size_t n, std::string_view query) {
-  K m = MapKey<K>(query);
+Bound MappedStringBound(const Index<K>& idx, size_t n, K m) {
   Bound lo = idx.Search(m);
   Bound b;
   b.lo = lo.lo;
@@ -57,6 +106,17 @@ Bound StringBound(const Index<K>& idx, size_t n, std::string_view query) {
   b.hi = m == static_cast<K>(~K(0)) ? n : idx.Search(m + 1).hi;
   if (b.hi < b.pos) b.hi = b.pos;  // cannot happen for a contract-keeping index
   return b;
+}
+
+template <typename K>
+Bound StringBound(const Index<K>& idx, size_t n, std::string_view query) {
+  return MappedStringBound<K>(idx, n, MapKey<K>(query));
+}
+
+// The same for an index built over MapKey(map, ...) of the strings.
+inline Bound StringBound(const Index<uint64_t>& idx, size_t n, std::string_view query,
+                         KeyMap map) {
+  return MappedStringBound<uint64_t>(idx, n, MapKey(map, query));
 }
 
 }  // namespace lidx

@@ -60,8 +60,9 @@ lidx::Status TrainModel(const LearnedTableConfig& c, const std::vector<std::stri
   *trainings = 1;
   if (!Model::Make(c, n, model, err)) return lidx::Status::Error(*err);
   if (model->strings) return model->strings->Build(keys.data(), n, nullptr);
+  model->key_map = lidx::ChooseKeyMap(keys);
   mapped->resize(n);
-  for (uint64_t i = 0; i < n; i++) (*mapped)[i] = lidx::MapKey<uint64_t>(keys[i]);
+  for (uint64_t i = 0; i < n; i++) (*mapped)[i] = lidx::MapKey(model->key_map, keys[i]);
   lidx::Status s = model->ints->Build(mapped->data(), n, nullptr);
   if (s.ok() && SizesRmiLeaves(c)) s = SizeRmiLeaves(c, *mapped, &model->ints, trainings, err);
   return s;

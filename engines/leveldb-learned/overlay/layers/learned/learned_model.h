@@ -16,6 +16,7 @@
 #include "layers/learned/learned_table_config.h"
 #include "leveldb/slice.h"
 #include "lidx/index.h"
+#include "lidx/key_map.h"
 #include "lidx/string_index.h"
 
 namespace leveldb {
@@ -24,6 +25,9 @@ namespace leveldb {
 struct Model {
   std::unique_ptr<lidx::Index<uint64_t>> ints;
   std::unique_ptr<lidx::StringIndex> strings;
+  // How ints' keys were mapped (lidx key_map.h): chosen from the keys when
+  // trained, the footer's kFlagDecimalKeys when loaded.
+  lidx::KeyMap key_map = lidx::KeyMap::kBytes;
 
   // An untrained model of c's index with its knobs for n keys; false and
   // *err when the index or a knob is unknown.
@@ -41,8 +45,9 @@ struct TableModel {
 };
 
 // Trains c's index over a table's user keys with their common prefix
-// removed (`keys`, in order); an integer index gets the mapped keys, left in
-// *mapped. *trainings: the models trained (1, or 2 for RMI's sizing).
+// removed (`keys`, in order); an integer index gets the keys mapped by the
+// map they choose (lidx::ChooseKeyMap: decimal for digit keys, as the
+// paper's artifact reads them), left in *mapped. *trainings: the models trained (1, or 2 for RMI's sizing).
 lidx::Status TrainModel(const LearnedTableConfig& c, const std::vector<std::string_view>& keys,
                         Model* model, std::vector<uint64_t>* mapped, uint64_t* trainings,
                         std::string* err);

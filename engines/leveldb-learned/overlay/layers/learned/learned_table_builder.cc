@@ -131,6 +131,7 @@ class LearnedBuilder : public TableFileBuilder {
   // which covers the data checksums too, filled in *f).
   std::string Meta(const std::string& prefix, const Model& model, LearnedFooter* f) const {
     if (model.strings) f->flags |= kFlagStringIndex;
+    if (model.ints && model.key_map == lidx::KeyMap::kDecimal) f->flags |= kFlagDecimalKeys;
     std::string meta = prefix;
     f->prefix_len = static_cast<uint32_t>(prefix.size());
     if (model.ints) {

@@ -19,7 +19,8 @@ constexpr uint64_t kLearnedMagic = 0x6c69647874626c31ull;  // "lidxtbl1"
 constexpr size_t kLearnedFooterSize = 80;
 constexpr uint32_t kFlagKeepKeys = 1;
 constexpr uint32_t kFlagStringIndex = 2;
-constexpr uint32_t kLearnedFormatVersion = 2;  // 2: data checksums
+constexpr uint32_t kFlagDecimalKeys = 4;  // the model's keys mapped by lidx::MapDecimalKey
+constexpr uint32_t kLearnedFormatVersion = 3;  // 2: data checksums, 3: kFlagDecimalKeys
 
 struct LearnedFooter {
   uint64_t entries_bytes = 0;  // the entries region [0, entries_bytes)
@@ -36,6 +37,7 @@ struct LearnedFooter {
 
   bool keep_keys() const { return (flags & kFlagKeepKeys) != 0; }
   bool string_index() const { return (flags & kFlagStringIndex) != 0; }
+  bool decimal_keys() const { return (flags & kFlagDecimalKeys) != 0; }
   uint64_t meta_len() const {
     return uint64_t{prefix_len} + model_len + offsets_len + keys_len + filter_len;
   }

@@ -93,13 +93,13 @@ void LearnedReader::Bound(const Slice& ikey, uint64_t* lo, uint64_t* hi) const {
     *hi = model_.strings->Search(next).hi;
     return;
   }
-  lidx::Bound b = lidx::StringBound(*model_.ints, n, s);
+  lidx::Bound b = lidx::StringBound(*model_.ints, n, s, model_.key_map);
   *lo = b.lo;
   *hi = std::min<uint64_t>(b.hi, n);
   if (!keys_.empty()) {
     // keep_keys: the kept mapped keys narrow the bound to the entries whose
     // mapped key equals the query's, before any read.
-    const uint64_t m = lidx::MapKey<uint64_t>(s);
+    const uint64_t m = lidx::MapKey(model_.key_map, s);
     uint64_t a = *lo, z = *hi;
     trace::Count(&trace::LookupTrace::index_comparisons, 2 * (64 - __builtin_clzll((z - a) | 1)));
     *lo = std::lower_bound(keys_.begin() + a, keys_.begin() + z, m) - keys_.begin();
@@ -301,6 +301,7 @@ Status OpenLearnedTable(LearnedTableBook* book, const Options& options, RandomAc
     lidx::Status ls = LoadStoredModel(std::string_view(p, f.model_len), f.string_index(),
                                       &stored->model);
     if (!ls.ok()) return Status::Corruption(name, "learned table model: " + ls.message());
+    stored->model.key_map = f.decimal_keys() ? lidx::KeyMap::kDecimal : lidx::KeyMap::kBytes;
   }
   p += f.model_len;
   std::vector<uint64_t> offsets;

@@ -20,6 +20,7 @@ struct LevelModels::Model {
   std::vector<uint64_t> numbers;  // the level's files, in order
   std::vector<uint64_t> cum;      // first entry position of each file, + total
   std::string prefix;             // every key of the level starts with it
+  lidx::KeyMap key_map = lidx::KeyMap::kBytes;  // as a table's (learned_model.h)
   std::unique_ptr<lidx::Index<uint64_t>> index;
   size_t MemoryBytes() const {
     return sizeof(*this) + numbers.capacity() * 8 + cum.capacity() * 8 + prefix.capacity() +
@@ -77,7 +78,7 @@ bool LevelModels::FindFileInLevel(int level, const std::vector<FileMetaData*>& f
   if (!u.starts_with(m->prefix)) return Fallback();
   const std::string_view s(u.data() + m->prefix.size(), u.size() - m->prefix.size());
   const uint64_t total = m->cum.back();
-  lidx::Bound b = lidx::StringBound(*m->index, total, s);
+  lidx::Bound b = lidx::StringBound(*m->index, total, s, m->key_map);
   const uint64_t lo = b.lo, hi = std::min<uint64_t>(b.hi, total);
   if (lo >= total) {
     *index = static_cast<uint32_t>(files.size());
@@ -138,10 +139,12 @@ void LevelModels::Train(int level, uint64_t generation, std::vector<uint64_t> nu
     size_t p = 0;
     while (p < a.size() && p < z.size() && a[p] == z[p]) p++;
     model->prefix = a.substr(0, p);
+    std::vector<std::string_view> suffixes(keys.size());
+    for (size_t i = 0; i < keys.size(); i++) suffixes[i] = std::string_view(keys[i]).substr(p);
+    model->key_map = lidx::ChooseKeyMap(suffixes);
     std::vector<uint64_t> mapped(keys.size());
-    for (size_t i = 0; i < keys.size(); i++) {
-      mapped[i] = lidx::MapKey<uint64_t>(std::string_view(keys[i]).substr(p));
-    }
+    for (size_t i = 0; i < keys.size(); i++) mapped[i] = lidx::MapKey(model->key_map, suffixes[i]);
+    std::vector<std::string_view>().swap(suffixes);
     // Frees the strings now (shrink_to_fit does nothing under LevelDB's
     // -fno-exceptions).
     std::vector<std::string>().swap(keys);
