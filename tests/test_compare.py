@@ -119,6 +119,32 @@ def test_a_reference_without_claims_is_one_clear_error(two_runs):
         compare.compare("smoke", ref, tmp / "results")
 
 
+def test_a_figure_targets_claims_are_compared_with_the_same_claims_of_the_reference(two_runs):
+    # ours judged one figure of doblix (./reproduce doblix/fig9: claims/doblix/fig9.csv) and no
+    # study as a whole; the reference judged all of doblix and all of slr
+    tmp, ours, ref = two_runs
+    whole = ours / "claims" / "doblix.csv"
+    t = pd.read_csv(whole)
+    (ours / "claims" / "doblix").mkdir()
+    t[t["claim"].isin(["b-differs", "c-disjoint"])].to_csv(ours / "claims" / "doblix" / "fig9.csv", index=False)
+    t[t["claim"] == "c-disjoint"].to_csv(ours / "claims" / "doblix" / "fig10.csv", index=False)  # read twice
+    whole.unlink()
+    slr = pd.read_csv(ref / "claims" / "doblix.csv").assign(study="slr")
+    slr.to_csv(ref / "claims" / "slr.csv", index=False)
+    text = compare.compare("smoke", ref, results=tmp / "results")
+    cl = pd.read_csv(ours / "compare" / "claims.csv")
+    assert cl["claim"].tolist() == ["b-differs", "c-disjoint"] and set(cl["study"]) == {"doblix"}
+    assert "1 of 2 verdicts differ" in text
+    assert "6 verdicts of studies or figures only one side ran are left out" in text
+    # a study both judged whole still shows a claim one side lacks
+    t.to_csv(whole, index=False)
+    pd.read_csv(ref / "claims" / "doblix.csv").query("claim != 'a-same'").to_csv(ref / "claims" / "doblix.csv",
+                                                                                 index=False)
+    compare.compare("smoke", ref, results=tmp / "results")
+    cl = pd.read_csv(ours / "compare" / "claims.csv")
+    assert cl.loc[cl["claim"] == "a-same", "verdict_reference"].tolist() == ["absent"]
+
+
 def test_a_missing_fingerprint_names_the_file(two_runs):
     tmp, ours, ref = two_runs
     (ref / "hardware" / "fingerprint.json").unlink()

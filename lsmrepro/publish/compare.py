@@ -52,19 +52,43 @@ def _csv(path, expected):
 
 
 def claims(folder):
-    """Every study's verdicts in `folder`, one table."""
+    """Every study's verdicts in `folder`, one table: claims/<study>.csv, or
+    for a study only figure targets judged (`./reproduce <study>/<figure>`)
+    its claims/<study>/<figure>.csv files, each claim once. Column `whole`
+    says which: False marks a study judged only in part."""
     base = Path(folder, "claims")
-    paths = sorted(base.glob("*.csv"))
-    if not paths:
-        raise InputError(base, None, "a claims/<study>.csv per study (lsmrepro.claims' verdicts); none found")
-    tables = []
-    for p in paths:
-        t = _csv(p, "a verdict table of lsmrepro.claims")
-        missing = [c for c in ["study", "claim", *CLAIM_FIELDS] if c not in t.columns]
-        if missing:
-            raise InputError(p, ", ".join(missing), "the columns of a verdict table of lsmrepro.claims")
-        tables.append(t)
-    return pd.concat(tables, ignore_index=True)
+    whole = {p.stem: p for p in sorted(base.glob("*.csv"))}
+    parts = {d.name: sorted(d.glob("*.csv")) for d in sorted(base.glob("*/")) if d.name not in whole}
+    if not whole and not any(parts.values()):
+        raise InputError(base, None, "a claims/<study>.csv per study, or claims/<study>/<figure>.csv of "
+                         "figure targets (lsmrepro.claims' verdicts); none found")
+    tables = [_claims_csv(p).assign(whole=True) for p in whole.values()]
+    tables += [_claims_csv(p).assign(whole=False) for ps in parts.values() for p in ps]
+    return pd.concat(tables, ignore_index=True).drop_duplicates(["study", "claim"]).reset_index(drop=True)
+
+
+def _claims_csv(path):
+    t = _csv(path, "a verdict table of lsmrepro.claims")
+    missing = [c for c in ["study", "claim", *CLAIM_FIELDS] if c not in t.columns]
+    if missing:
+        raise InputError(path, ", ".join(missing), "the columns of a verdict table of lsmrepro.claims")
+    return t
+
+
+def judged_alike(ours, ref):
+    """Both sides narrowed to what both judged: the studies both have and,
+    in a study either side judged only through figure targets, the claims
+    both judged. Returns (ours, ref, left): left counts the claims dropped,
+    so a figure's rerun is not read as every other claim gone missing."""
+    studies = set(ours["study"]) & set(ref["study"])
+    partial = {s for t in (ours, ref) for s in t.loc[~t["whole"], "study"]}
+    both = set(zip(ours["study"], ours["claim"])) & set(zip(ref["study"], ref["claim"]))
+
+    def keep(t):
+        pair = pd.Series(list(zip(t["study"], t["claim"])), index=t.index)
+        return t[t["study"].isin(studies) & (~t["study"].isin(partial) | pair.isin(both))]
+    a, b = keep(ours), keep(ref)
+    return a, b, len(ours) + len(ref) - len(a) - len(b)
 
 
 def _intervals(both):
@@ -282,11 +306,13 @@ def claims_summary(cl):
             f"{int((cl['intervals'] == 'disjoint').sum())} of the {int(both.sum())} claims both runs measured")
 
 
-def index_md(scale, ref_dir, cl, fig, mach, exp=None):
+def index_md(scale, ref_dir, cl, fig, mach, exp=None, left=0):
     exp = expected_counts(cl) if exp is None else exp
+    narrowed = (f"Compared where both runs judged: {left} verdicts of studies or figures only one side ran are "
+                "left out.") if left else ""
     return "\n".join([
         f"# Scale {scale} beside the reference run ({ref_dir})", "",
-        f"## Claims: {claims_summary(cl)}", "",
+        f"## Claims: {claims_summary(cl)}", "", *([narrowed, ""] if narrowed else []),
         f"As the interval model predicts: {expected_text(exp)}.", "", _md(exp), "",
         "Differing verdicts first, then disjoint intervals. A run's interval holds its repetitions' noise "
         "over one load, not the load's own (the tree's shape): at one scale, disjoint intervals measure "
@@ -300,7 +326,7 @@ def index_md(scale, ref_dir, cl, fig, mach, exp=None):
 def compare(scale, ref_dir, results="results", out_dir=None):
     ours_dir = Path(results, scale)
     out = Path(out_dir) if out_dir else ours_dir / "compare"
-    ref_cl, our_cl = claims(ref_dir), claims(ours_dir)
+    our_cl, ref_cl, left = judged_alike(claims(ours_dir), claims(ref_dir))
     cl = compare_claims(our_cl, ref_cl)
     fig = compare_figures(ours_dir, ref_dir, sorted(set(our_cl["study"]) & set(ref_cl["study"])))
     mach = compare_machines(ours_dir, ref_dir)
@@ -308,7 +334,7 @@ def compare(scale, ref_dir, results="results", out_dir=None):
     for name, df in (("claims", cl), ("figures", fig), ("machines", mach), ("expected", exp)):
         with atomic_path(out / f"{name}.csv") as tmp:
             df.to_csv(tmp, index=False)
-    text = index_md(scale, ref_dir, cl, fig, mach, exp)
+    text = index_md(scale, ref_dir, cl, fig, mach, exp, left)
     write_text(out / "index.md", text)
     return text
 
