@@ -199,3 +199,46 @@ def test_a_table_from_before_issue_52_shows_what_the_data_gave_and_where_the_lis
     assert rows[2][4] == "**reproduced**" and "config/scales/local.yaml" not in "\n".join(map(str, rows))
 
 
+
+
+def _aa_claims(path, rows):
+    """A verdict table of A/A claims: (claim, verdict, ci_low, ci_high)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    t = pd.DataFrame(rows, columns=["claim", "verdict", "ci_low", "ci_high"])
+    t.assign(study=path.stem, measured=t["ci_low"], n=3).to_csv(path, index=False)
+
+
+def test_the_paper_readme_shows_the_aa_coverage_of_every_shipped_run(reference):
+    """Issue 52's done-when in paper/README.md, generated: per shipped run
+    (the reference and the runs beside it) and over all of them, how many
+    A/A intervals hold 1 and how many were judged not reproduced."""
+    ref, paper, _ = reference
+    again = ref.parent / "local-again"
+    _aa_claims(again / "claims" / "slr.csv", [("aa-a", "reproduced", 0.98, 1.01), ("aa-b", "not reproduced", 1.02, 1.1),
+                                             ("paper-claim", "not reproduced", 3.0, 4.0)])
+    _aa_claims(again / "claims" / "doblix.csv", [("aa-c", "inconclusive", 0.8, 1.3), ("aa-d", "no data", None, None)])
+    (again / "run.json").write_text(json.dumps({**RUN, "commit": "fedcba9876543210", "parts": [
+        {"commit": "aaaabbbbccccdddd", "studies": ["slr"]}, {"commit": "1111222233334444", "studies": ["doblix"]}]}))
+    (paper / "README.md").write_text(f"# paper\n\nprose\n\n{readme_verdicts.AA_BEGIN}\nold\n{readme_verdicts.AA_END}\nafter\n")
+    assert f"{paper / 'README.md'}: A/A rewritten from {ref}" in _gen(ref, paper)
+    text = (paper / "README.md").read_text()
+    assert text.startswith("# paper\n\nprose\n\n<!-- aa:begin -->") and text.endswith("<!-- aa:end -->\nafter\n")
+    # the reference's baseline claims have no A/A claim: only the run beside it has a row
+    row = [s for s in text.splitlines() if s.startswith(f"| `{again}`")]
+    assert len(row) == 1 and "`aaaabbbbcccc`, `111122223333`" in row[0] and "| doblix, slr |" in row[0]
+    assert "2 of 3 A/A comparisons (67%) have a 90% interval that holds their true ratio 1, which falls short of" \
+           " the 85%" in row[0] and "1 of 4 were judged not reproduced" in row[0] and "1 had no interval" in row[0]
+    assert "All shipped runs together (1): 2 of 3 A/A comparisons" in text
+    assert _gen(ref, paper, check=True) == []
+    _aa_claims(again / "claims" / "slr.csv", [("aa-a", "reproduced", 0.98, 1.01), ("aa-b", "reproduced", 0.99, 1.1)])
+    [msg] = _gen(ref, paper, check=True)
+    assert msg.startswith(f"{paper / 'README.md'}:") and "differs from" in msg
+
+
+def test_a_studys_counts_line_gives_its_own_aa_coverage():
+    claims_ = pd.DataFrame({"claim": ["aa-x", "aa-y", "p"], "verdict": ["reproduced", "inconclusive", "reproduced"],
+                            "ci_low": [0.9, 1.01, 2.0], "ci_high": [1.1, 1.2, 3.0]})
+    line = readme_verdicts.counts_line(claims_, REPO / "results/reference/local/claims/x.csv")
+    assert line.endswith(" The checker on itself (paper/README.md, \"A/A\"): 1 of 2 A/A comparisons (50%) have a 90%"
+                         " interval that holds their true ratio 1, which falls short of the 85% the verdicts' intervals"
+                         " need; 0 of 2 were judged not reproduced (the test's level: 5%).")

@@ -41,12 +41,13 @@ def test_the_aa_coverage_counts_intervals_that_hold_one(tmp_path):
     coverage of their true ratio 1 and their not-reproduced count; other
     claims do not count, and a claim without an interval is not judged."""
     import pandas as pd
+    from lsmrepro.publish import aa
     claims = pd.DataFrame({"claim": ["aa-a", "aa-b", "aa-c", "aa-d", "paper-claim"],
                            "ci_low": [0.97, 1.01, float("nan"), 0.9, 0.5],
                            "ci_high": [1.04, 1.08, float("nan"), 1.2, 0.6],
                            "verdict": ["reproduced", "not reproduced", "no data", "inconclusive", "not reproduced"]})
-    assert report.aa_coverage(claims) == {"n": 4, "judged": 3, "covered": 2, "not_reproduced": 1}
-    assert report.aa_coverage(claims[claims["claim"] == "paper-claim"]) is None
+    assert aa.coverage(claims) == {"n": 4, "judged": 3, "covered": 2, "not_reproduced": 1}
+    assert aa.coverage(claims[claims["claim"] == "paper-claim"]) is None
     (tmp_path / "local" / "claims").mkdir(parents=True)
     claims.to_csv(tmp_path / "local" / "claims" / "baseline.csv", index=False)
     text = report.aa_section(["baseline"], tmp_path, "local")

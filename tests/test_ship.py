@@ -162,3 +162,47 @@ def test_a_part_ships_beside_the_parts_of_the_same_code_and_replaces_its_own(tmp
         ship.ship("local", src, to, logs, tmp_path / "build", allow_dirty=True, only=first)
     with pytest.raises(InputError, match="--studies.*got nope"):
         ship.ship("local", src, to, logs, tmp_path / "build", allow_dirty=True, only=["nope"])
+
+
+def make_figure_run(root, build="b1"):
+    """A results/<scale> folder of two figure targets (./reproduce slr/fig11
+    bourbon/fig9): their verdicts, their experiments' tidy tables, their
+    figure tables, and one stale file of another slr figure."""
+    logs = make_run(root, build)
+    src = root / "results" / "local"
+    for study, figure in (("slr", "fig11"), ("bourbon", "fig9")):
+        (src / "claims" / study).mkdir()
+        pd.DataFrame({"study": [study], "claim": [f"{study}-{figure}-c"], "verdict": ["reproduced"],
+                      "runs": [f"{figure}/p1/r0;{figure}/p1/r1"]}).to_csv(src / "claims" / study / f"{figure}.csv",
+                                                                           index=False)
+        (src / "tidy" / study).mkdir()
+        pd.read_csv(src / "tidy" / f"{study}.csv").to_csv(src / "tidy" / study / f"{figure}.csv", index=False)
+        (src / "tables" / study / f"{figure}.csv").write_text("x\n1\n")
+    (src / "claims" / "slr" / "fig8.csv").write_text("study,claim\nslr,stale\n")
+    return logs
+
+
+def test_a_run_of_figure_targets_ships_their_verdicts_and_tidy_tables_on_their_own(tmp_path):
+    logs = make_figure_run(tmp_path)
+    to = tmp_path / "aa-a"
+    run, _ = ship.ship("local", tmp_path / "results", to, logs, tmp_path / "build", allow_dirty=True,
+                       figures=["slr/fig11", "bourbon/fig9"])
+    shipped = sorted(str(p.relative_to(to / "claims")) for p in (to / "claims").rglob("*") if p.is_file())
+    assert shipped == ["bourbon/fig9.csv", "slr/fig11.csv"]  # not the studies' whole verdicts, nor slr/fig8
+    assert pd.read_csv(to / "claims" / "slr" / "fig11.csv")["commit"].tolist() == [run["commit"]]
+    assert (to / "tidy" / "slr" / "fig11.csv.gz").exists() and not (to / "tidy" / "slr.csv.gz").exists()
+    assert (to / "tables" / "bourbon" / "fig9.csv").exists() and (to / "tables" / "bourbon" / "regime.csv").exists()
+    assert run["parts"][0]["figures"] == ["slr/fig11", "bourbon/fig9"] and run["parts"][0]["studies"] == ["slr", "bourbon"]
+    assert run["build_ids"] == {"leveldb": ["b1"]}
+
+
+def test_a_figure_target_without_its_verdicts_or_of_no_study_is_refused(tmp_path):
+    logs = make_figure_run(tmp_path)
+    with pytest.raises(InputError, match=r"--figures: slr/nosuch: <study>/<figure> of a study with a spec"):
+        ship.ship("local", tmp_path / "results", tmp_path / "ref", logs, tmp_path / "build", allow_dirty=True,
+                  figures=["slr/nosuch"])
+    (tmp_path / "results" / "local" / "claims" / "slr" / "fig11.csv").unlink()
+    with pytest.raises(InputError, match=r"fig11.csv: missing: the figure's verdicts \(./reproduce slr/fig11\)"):
+        ship.ship("local", tmp_path / "results", tmp_path / "ref", logs, tmp_path / "build", allow_dirty=True,
+                  figures=["slr/fig11"])
+    assert not (tmp_path / "ref").exists()

@@ -1,7 +1,7 @@
 """A run beside the reference run: claims, figures and the two machines.
 
     python -m lsmrepro.publish.compare --scale smoke --reference results/reference/local \\
-        [--results results] [--out-dir results/smoke/compare]
+        [--results results | --ours <a run's folder>] [--out-dir results/smoke/compare]
 
 Both folders have the layout of results/<scale>/ (claims/<study>.csv,
 tidy/<study>.csv or .csv.gz, hardware/fingerprint.json and calibration.csv,
@@ -55,15 +55,16 @@ def claims(folder):
     """Every study's verdicts in `folder`, one table: claims/<study>.csv, or
     for a study only figure targets judged (`./reproduce <study>/<figure>`)
     its claims/<study>/<figure>.csv files, each claim once. Column `whole`
-    says which: False marks a study judged only in part."""
+    says which (False: a study judged only in part), `file` the file
+    (<study> or <study>/<figure>)."""
     base = Path(folder, "claims")
     whole = {p.stem: p for p in sorted(base.glob("*.csv"))}
     parts = {d.name: sorted(d.glob("*.csv")) for d in sorted(base.glob("*/")) if d.name not in whole}
     if not whole and not any(parts.values()):
         raise InputError(base, None, "a claims/<study>.csv per study, or claims/<study>/<figure>.csv of "
                          "figure targets (lsmrepro.claims' verdicts); none found")
-    tables = [_claims_csv(p).assign(whole=True) for p in whole.values()]
-    tables += [_claims_csv(p).assign(whole=False) for ps in parts.values() for p in ps]
+    tables = [_claims_csv(p).assign(whole=True, file=p.stem) for p in whole.values()]
+    tables += [_claims_csv(p).assign(whole=False, file=f"{p.parent.name}/{p.stem}") for ps in parts.values() for p in ps]
     return pd.concat(tables, ignore_index=True).drop_duplicates(["study", "claim"]).reset_index(drop=True)
 
 
@@ -178,15 +179,18 @@ def expected_text(exp):
 
 
 def tidy(folder, study):
-    for name in (f"{study}.csv", f"{study}.csv.gz"):
-        path = Path(folder, "tidy", name)
-        if path.exists():
-            t = _csv(path, "a tidy table of lsmrepro.tidy.aggregate")
-            missing = [c for c in MATCH + ["value"] if c not in t.columns]
-            if missing:
-                raise InputError(path, ", ".join(missing), "the columns of a tidy table of lsmrepro.tidy.aggregate")
-            return t
-    return None
+    """The study's tidy table, or (a run of figure targets) its experiments'
+    tables (tidy/<study>/<experiment>.csv[.gz]) joined; None if neither."""
+    whole = [Path(folder, "tidy", f"{study}{ext}") for ext in (".csv", ".csv.gz")]
+    paths = [p for p in whole if p.exists()][:1] or sorted(Path(folder, "tidy", study).glob("*.csv*"))
+    tables = []
+    for path in paths:
+        t = _csv(path, "a tidy table of lsmrepro.tidy.aggregate")
+        missing = [c for c in MATCH + ["value"] if c not in t.columns]
+        if missing:
+            raise InputError(path, ", ".join(missing), "the columns of a tidy table of lsmrepro.tidy.aggregate")
+        tables.append(t)
+    return pd.concat(tables, ignore_index=True) if tables else None
 
 
 def _means(t):
@@ -323,8 +327,8 @@ def index_md(scale, ref_dir, cl, fig, mach, exp=None, left=0):
         "## Machines: fingerprints and fio calibrations", "", _md(mach), ""])
 
 
-def compare(scale, ref_dir, results="results", out_dir=None):
-    ours_dir = Path(results, scale)
+def compare(scale, ref_dir, results="results", out_dir=None, ours=None):
+    ours_dir = Path(ours) if ours else Path(results, scale)
     out = Path(out_dir) if out_dir else ours_dir / "compare"
     our_cl, ref_cl, left = judged_alike(claims(ours_dir), claims(ref_dir))
     cl = compare_claims(our_cl, ref_cl)
@@ -345,9 +349,11 @@ def main(argv=None):
     ap.add_argument("--scale", required=True)
     ap.add_argument("--reference", required=True, help="a results folder of the same layout")
     ap.add_argument("--results", default="results")
-    ap.add_argument("--out-dir", help="default: <results>/<scale>/compare")
+    ap.add_argument("--ours", help="this run's folder, of the layout of results/<scale> (default: <results>/<scale>;"
+                    " e.g. a shipped run beside another, an A/A pair)")
+    ap.add_argument("--out-dir", help="default: <this run's folder>/compare")
     a = ap.parse_args(argv)
-    print(compare(a.scale, a.reference, a.results, a.out_dir))
+    print(compare(a.scale, a.reference, a.results, a.out_dir, a.ours))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from lsmrepro.run import bench
 from lsmrepro.tidy import runlog
 from lsmrepro.plan import studies
 from lsmrepro.claims import verdict_text as vt
-from lsmrepro.claims import spec as claims_spec
+from lsmrepro.publish import aa
 from base.atomic import write_text
 from base.errors import InputError, cli
 
@@ -287,41 +287,17 @@ def _differ_text(compared, study):
     return f"<a href='#compare'>{n} of {len(mine)} verdicts differ</a>"
 
 
-AA_PREFIX = claims_spec.AA_PREFIX
-AA_COVERAGE = 0.85  # issue 52: the 90% interval must hold 1 for at least this share of them
-
-
-def aa_coverage(claims):
-    """The checker's own calibration from the A/A claims of `claims` (a
-    claims CSV's rows): {n, covered (the 90% interval holds the true ratio
-    1), not_reproduced, judged}; None without A/A claims. A claim with no
-    interval (no data) counts in n, not in judged."""
-    aa = claims[claims["claim"].map(claims_spec.is_aa)]
-    if aa.empty:
-        return None
-    low, high = (pd.to_numeric(aa[c], errors="coerce") for c in ("ci_low", "ci_high"))
-    judged = low.notna() & high.notna()
-    return {"n": len(aa), "judged": int(judged.sum()), "covered": int(((low <= 1) & (high >= 1) & judged).sum()),
-            "not_reproduced": int((aa["verdict"] == "not reproduced").sum())}
-
-
 def aa_section(study_ids, results, scale):
     """The A/A coverage at the top of the report: how often the 90% interval
     of a comparison whose truth is 1 holds 1 (>= 85% wanted) and how often
     such a comparison was judged not reproduced (the test's 5% level)."""
-    found = [c for c in (aa_coverage(_claims(results, scale, s)) for s in study_ids) if c]
+    found = aa.total(aa.coverage(_claims(results, scale, s)) for s in study_ids)
     if not found:
         return ("<section id='aa'><h2>The checker on itself (A/A)</h2><p class='note'>No A/A claim (ids "
-                f"<code>{AA_PREFIX}...</code>) was judged at this scale: the intervals' coverage is unmeasured.</p></section>")
-    total = {k: sum(c[k] for c in found) for k in found[0]}
-    share = total["covered"] / total["judged"] if total["judged"] else float("nan")
-    held = "meets" if share >= AA_COVERAGE else "falls short of"
+                f"<code>{aa.AA_PREFIX}...</code>) was judged at this scale: the intervals' coverage is unmeasured.</p></section>")
     return ("<section id='aa'><h2>The checker on itself (A/A)</h2>"
-            f"<p>{total['covered']} of {total['judged']} A/A comparisons ({share:.0%}) have a 90% interval that holds"
-            f" their true ratio 1, which {held} the {AA_COVERAGE:.0%} the verdicts' intervals need;"
-            f" {total['not_reproduced']} of {total['n']} were judged not reproduced (the test's level: 5%)"
-            + (f"; {total['n'] - total['judged']} had no interval" if total["n"] > total["judged"] else "")
-            + ".</p><p class='note'>A/A claims compare replica 1 of a point with replica 0: the same engine, options"
+            f"<p>{aa.sentence(found)}"
+            ".</p><p class='note'>A/A claims compare replica 1 of a point with replica 0: the same engine, options"
             " and data on independent loads (config/scales/&lt;scale&gt;.yaml replicas), judged by the same rule as"
             " the paper claims, so their coverage is the checker's own calibration.</p></section>")
 

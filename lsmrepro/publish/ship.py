@@ -29,6 +29,14 @@ others'; it refuses a part whose code differs from the shipped parts'
 lists each part (its studies, commit, builds, invocations, wall, jobs and
 machine; `hardware/` is the first part's machine, a later part's files
 under hardware/parts/<its studies>/); its top-level fields sum them.
+
+    python -m lsmrepro.publish.ship ... --figures lsm-eval/fig8 slr/fig11 --to results/reference/<name>
+
+ships a run of figure targets (`./reproduce lsm-eval/fig8 slr/fig11`): each
+figure's verdicts (claims/<study>/<figure>.csv), the tidy tables of the
+experiments they read (tidy/<study>/<experiment>.csv.gz) and its figure
+table, into a folder of its own (an A/A pair of runs is two such folders:
+paper/README.md, "A/A"); it merges with no shipped part.
 """
 import argparse
 import gzip
@@ -170,11 +178,17 @@ def _fresh(final):
     stage.rename(final)
 
 
-def ship(scale, results, to, logs, build_dir, allow_dirty=False, only=None):
+def ship(scale, results, to, logs, build_dir, allow_dirty=False, only=None, figures=None):
     """Ship results/<scale> as the reference at `to`: the whole run, or
-    (`only`: some studies) a part of it beside the parts shipped there."""
+    (`only`: some studies) a part of it beside the parts shipped there, or
+    (`figures`: study/figure ids) a run of figure targets on its own."""
     commit, dirty = commit_of_checkout(allow_dirty)
     names = list(studies.studies_with_specs())
+    if figures is not None:
+        targets = figure_targets(figures, names)
+        with _fresh(Path(to)) as stage:
+            return _ship_into(stage, Path(results, scale), Path(to), commit, dirty, logs, build_dir, scale,
+                              list(dict.fromkeys(s for s, _ in targets)), [], targets)
     part = names if only is None else [s for s in names if s in only]
     unknown = sorted(set(only or ()) - set(names))
     if unknown:
@@ -187,13 +201,46 @@ def ship(scale, results, to, logs, build_dir, allow_dirty=False, only=None):
                           earlier)
 
 
+def figure_targets(ids, names):
+    """[(study, figure)] of `--figures` ids, each a figure of a study with a spec."""
+    out = []
+    for fid in ids:
+        study, _, figure = fid.partition("/")
+        if study not in names or figure not in studies.figures(study):
+            raise InputError("--figures", fid, "<study>/<figure> of a study with a spec, as ./reproduce takes it"
+                             f" (studies: {', '.join(names)})")
+        out.append((study, figure))
+    return out
+
+
+def _verdict_files(src, study, targets):
+    """(claims source, its name under claims/, the tidy tables it reads):
+    the study's, or in a run of figure targets each figure's."""
+    if targets is None:
+        return [(src / "claims" / f"{study}.csv", f"{study}.csv", "the study's verdicts (its claims target)",
+                 [(src / "tidy" / f"{study}.csv", f"{study}.csv.gz")])]
+    out = []
+    for s, figure in targets:
+        if s != study:
+            continue
+        read = studies.figure_experiments(study, figure)
+        claims = src / "claims" / study / f"{figure}.csv"
+        if claims.exists():  # the experiments its claims read, beyond the figure's own
+            runs = pd.read_csv(claims, keep_default_na=False).get("runs", pd.Series([], dtype=str))
+            read += [x.split("/")[0] for r in runs for x in str(r).split(";") if "/" in x]
+        out.append((claims, f"{study}/{figure}.csv", f"the figure's verdicts (./reproduce {study}/{figure})",
+                    [(src / "tidy" / study / f"{e}.csv", f"{study}/{e}.csv.gz") for e in dict.fromkeys(read)]))
+    return out
+
+
 # What a part's code is: everything that makes or judges its results. Not
 # the results and the Markdown (the study READMEs' verdict blocks are
-# regenerated from each part as it ships), nor what only copies or renders a
-# shipped run (this file, readme_verdicts.py) and the tests: a fix there must
-# not cost the hours of parts already shipped.
+# regenerated from each part as it ships), nor what only copies, compares or
+# renders a shipped run (this file, readme_verdicts.py, compare.py, report.py
+# and aa.py) and the tests: a fix there must not cost the hours of parts
+# already shipped.
 NOT_CODE = (":(exclude)results", ":(exclude,glob)**/*.md", ":(exclude)tests",
-            ":(exclude)lsmrepro/publish/ship.py", ":(exclude)lsmrepro/publish/readme_verdicts.py")
+            *(f":(exclude)lsmrepro/publish/{f}.py" for f in ("ship", "readme_verdicts", "compare", "report", "aa")))
 
 
 def _earlier_parts(to, part, commit):
@@ -236,32 +283,40 @@ def _keep_other_studies(to, stage, part, kept):
         shutil.copy2(p, stage / rel)
 
 
-def _ship_into(to, src, final, commit, dirty, logs, build_dir, scale, names, earlier):
+def _ship_into(to, src, final, commit, dirty, logs, build_dir, scale, names, earlier, targets=None):
     builds = current_builds(build_dir)
-    used_builds, tidies = {}, []
+    used_builds, tidies, shipped = {}, [], set()
     for study in names:
-        claims = src / "claims" / f"{study}.csv"
-        tidy_path = src / "tidy" / f"{study}.csv"
-        for p, what in ((claims, "the study's verdicts (its claims target)"), (tidy_path, "the study's tidy table")):
-            if not p.exists():
-                raise InputError(p, None, f"missing: {what}; the run is not complete")
-        tidy = pd.read_csv(tidy_path, low_memory=False)
-        used_builds.update(check_builds(tidy, builds, tidy_path))
-        tidies.append(tidy[tidy["metric"].isin(HOST_METRICS)])
-        verdicts = pd.read_csv(claims, keep_default_na=False)
-        verdicts.insert(0, "commit", commit)
-        with atomic_path(to / "claims" / f"{study}.csv") as tmp:
-            verdicts.to_csv(tmp, index=False)
-        _gzip(tidy_path, to / "tidy" / f"{study}.csv.gz")
+        for claims, name, what, tidy_paths in _verdict_files(src, study, targets):
+            for p, said in ((claims, what), *((t, "a tidy table its claims read") for t, _ in tidy_paths)):
+                if not p.exists():
+                    raise InputError(p, None, f"missing: {said}; the run is not complete")
+            for tidy_path, tidy_name in tidy_paths:
+                if tidy_name in shipped:  # an experiment two figures read
+                    continue
+                shipped.add(tidy_name)
+                tidy = pd.read_csv(tidy_path, low_memory=False)
+                used_builds.update(check_builds(tidy, builds, tidy_path))
+                tidies.append(tidy[tidy["metric"].isin(HOST_METRICS)])
+                _gzip(tidy_path, to / "tidy" / tidy_name)
+            verdicts = pd.read_csv(claims, keep_default_na=False)
+            verdicts.insert(0, "commit", commit)
+            with atomic_path(to / "claims" / name) as tmp:
+                verdicts.to_csv(tmp, index=False)
+            shipped.add(name)
     mine = set(names)
+    # beside them: the studies' other verdict files (a figure target's, the .md), or only the figures'
+    figure_files = None if targets is None else {f"{s}/{f}{ext}" for s, f in targets for ext in (".csv", ".md")}
     for p in sorted((src / "claims").rglob("*")):
         rel = p.relative_to(src / "claims")
-        if p.suffix in (".md", ".csv") and rel.parts[0] not in {f"{s}.csv" for s in names} \
-                and rel.parts[0].split(".")[0] in mine:
+        if p.suffix in (".md", ".csv") and str(rel) not in shipped and rel.parts[0].split(".")[0] in mine \
+                and (figure_files is None or str(rel) in figure_files):
             _copy(p, to / "claims" / rel)
     for p in sorted((src / "tables").rglob("*")):
-        if p.suffix in (".csv", ".md") and p.relative_to(src / "tables").parts[0] in mine:
-            _copy(p, to / "tables" / p.relative_to(src / "tables"))
+        rel = p.relative_to(src / "tables")
+        if p.suffix in (".csv", ".md") and rel.parts[0] in mine \
+                and (figure_files is None or str(rel) in figure_files or rel.name.startswith("regime.")):
+            _copy(p, to / "tables" / rel)
     table = timing.jobs(src)
     # a part's loads are those its studies read (timing's owner: a study, or "shared")
     table = table[table["study"].isin(mine | {"shared"})] if len(table) else table
@@ -286,7 +341,8 @@ def _ship_into(to, src, final, commit, dirty, logs, build_dir, scale, names, ear
         table.to_csv(tmp, index=False)
     split = timing.summary(table)
     runs = sorted((invocation(log) for log in logs), key=lambda r: r["start"])
-    this = {"studies": names, "commit": commit, "dirty": dirty, "build_ids": used_builds,
+    this = {"studies": names, **({"figures": [f"{s}/{f}" for s, f in targets]} if targets else {}),
+            "commit": commit, "dirty": dirty, "build_ids": used_builds,
             "started": runs[0]["start"], "invocations": runs,
             "wall_seconds": round(sum(r["wall_seconds"] for r in runs), 1),
             "jobs": sum(r["jobs_done"] for r in runs), "machine": _fingerprint_id(src / "hardware"),
@@ -338,9 +394,12 @@ def main(argv=None):
     ap.add_argument("--snakemake-log", nargs="+", required=True, dest="logs",
                     help="the run's Snakemake logs, one per invocation (a resumed run has several)")
     ap.add_argument("--allow-dirty", action="store_true", help="a trial ship from a dirty tree (run.json says so)")
-    ap.add_argument("--studies", nargs="+", help="ship a part: these studies' run, beside the parts shipped at --to")
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--studies", nargs="+", help="ship a part: these studies' run, beside the parts shipped at --to")
+    which.add_argument("--figures", nargs="+", metavar="STUDY/FIGURE",
+                       help="ship a run of these figure targets, into --to on its own")
     a = ap.parse_args(argv)
-    run, size = ship(a.scale, a.results, a.to, a.logs, a.build_dir, a.allow_dirty, a.studies)
+    run, size = ship(a.scale, a.results, a.to, a.logs, a.build_dir, a.allow_dirty, a.studies, a.figures)
     print(f"{a.to}: commit {run['commit'][:12]}, {len(run['invocations'])} invocation(s), "
           f"{run['wall_seconds'] / 3600:.2f} h wall, {run['jobs']} jobs, {size / 2**20:.1f} MiB")
 
