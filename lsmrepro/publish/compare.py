@@ -59,7 +59,7 @@ def claims(folder):
     (<study> or <study>/<figure>)."""
     base = Path(folder, "claims")
     whole = {p.stem: p for p in sorted(base.glob("*.csv"))}
-    parts = {d.name: sorted(d.glob("*.csv")) for d in sorted(base.glob("*/")) if d.name not in whole}
+    parts = {d.name: sorted(d.glob("*.csv")) for d in sorted(base.glob("*")) if d.is_dir() and d.name not in whole}
     if not whole and not any(parts.values()):
         raise InputError(base, None, "a claims/<study>.csv per study, or claims/<study>/<figure>.csv of "
                          "figure targets (lsmrepro.claims' verdicts); none found")
@@ -77,17 +77,17 @@ def _claims_csv(path):
 
 
 def judged_alike(ours, ref):
-    """Both sides narrowed to what both judged: the studies both have and,
-    in a study either side judged only through figure targets, the claims
-    both judged. Returns (ours, ref, left): left counts the claims dropped,
-    so a figure's rerun is not read as every other claim gone missing."""
-    studies = set(ours["study"]) & set(ref["study"])
+    """In a study either side judged only through figure targets, both
+    sides narrowed to the claims both judged (a claim one side lacks in a
+    study both judged whole, or a study one side lacks, still shows as
+    absent). Returns (ours, ref, left): left counts the claims dropped, so
+    a figure's rerun is not read as every other claim gone missing."""
     partial = {s for t in (ours, ref) for s in t.loc[~t["whole"], "study"]}
     both = set(zip(ours["study"], ours["claim"])) & set(zip(ref["study"], ref["claim"]))
 
     def keep(t):
         pair = pd.Series(list(zip(t["study"], t["claim"])), index=t.index)
-        return t[t["study"].isin(studies) & (~t["study"].isin(partial) | pair.isin(both))]
+        return t[~t["study"].isin(partial) | pair.isin(both)]
     a, b = keep(ours), keep(ref)
     return a, b, len(ours) + len(ref) - len(a) - len(b)
 
@@ -312,7 +312,7 @@ def claims_summary(cl):
 
 def index_md(scale, ref_dir, cl, fig, mach, exp=None, left=0):
     exp = expected_counts(cl) if exp is None else exp
-    narrowed = (f"Compared where both runs judged: {left} verdicts of studies or figures only one side ran are "
+    narrowed = (f"Compared where both runs judged: {left} verdicts of figures only one side ran are "
                 "left out.") if left else ""
     return "\n".join([
         f"# Scale {scale} beside the reference run ({ref_dir})", "",
