@@ -95,6 +95,12 @@ def ccache_rate(statslog):
                      or "preprocessed_cache_hit" in e)
 
 
+def installed_packages(log):
+    """The Debian packages scripts/setup.sh found missing and installed, from its line in the run's log."""
+    found = re.search(r"^setup: installing Debian packages: (.*)$", log.read_text(errors="replace"), re.M)
+    return found.group(1).split() if found else []
+
+
 def measure(cold, slurm, long=False):
     work = Path(tempfile.mkdtemp(prefix="lsmrepro-test-costs-", dir=REPO.parent))
     checkout = work / "clone"
@@ -109,7 +115,8 @@ def measure(cold, slurm, long=False):
               "date": started.strftime("%Y-%m-%d %H:%M UTC"), "log": work / "run.log",
               "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=checkout, text=True,
                                        capture_output=True).stdout.strip(),
-              "ccache": ccache_rate(work / "ccache.log"), "cores": os.cpu_count()}
+              "ccache": ccache_rate(work / "ccache.log"), "cores": os.cpu_count(),
+              "installed": installed_packages(work / "run.log")}
     phases_file = checkout / "build" / "tests" / "phases.tsv"
     result["phases"] = phases(phases_file) if phases_file.exists() else []
     if (work / "junit.xml").exists():
@@ -139,7 +146,9 @@ def table(r):
                 if "slurm" in r else "; the Slurm integration test not run (it runs when a file it covers changes)")
              + ".", "", "| phase | wall | CPU |", "|---|---|---|"]
     accounted = sum(w for _, w, _ in r["phases"])
-    lines.append(f"| set-up (`scripts/setup.sh`: packages checked, `.venv`) | {minutes(r['wall'] - accounted)} | |")
+    packages = (f"{len(r['installed'])} Debian packages installed" if r.get("installed")
+                else "Debian packages checked")
+    lines.append(f"| set-up (`scripts/setup.sh`: {packages}, `.venv`) | {minutes(r['wall'] - accounted)} | |")
     lines += [f"| {name} | {minutes(wall)} | {minutes(cpu)} |" for name, wall, cpu in r["phases"]]
     if r.get("modules"):
         # ranked by CPU seconds: on a shared machine they keep their meaning, wall seconds do not
@@ -180,7 +189,10 @@ def main():
     result, work = measure(args.cold, args.slurm, args.long)
     block = table(result)
     print(block)
-    if args.write:
+    if args.write and result["status"] != 0:
+        # a failed run's times are not the command's cost: the earlier measurement stays
+        print(f"error: ./run-tests exited {result['status']}; {README} not written", file=sys.stderr)
+    elif args.write:
         write_readme(block, "long" if args.long else "cold" if args.cold else "warm")
     if args.keep or result["status"] != 0:
         print(f"clone and logs kept: {work}", file=sys.stderr)
