@@ -46,6 +46,20 @@ def overlay_hash(name):
     return h.hexdigest()
 
 
+def ccache_env(work):
+    """The environment a build under `work` compiles in: ccache rewrites
+    absolute paths below its base folder relative to the compile's folder,
+    so a clone at another path (CI's clean checkout) hits the same entries.
+    The base covers this repository too, not only the work folder: the
+    variants' include folders and lsmbench's sources are the repository's
+    ({repo}/indexes/include, engines/driver), and an absolute one there put
+    the clone's path in every direct-mode key (a warm clone then ran the
+    preprocessor on each of RocksDB's files to find its preprocessed hit)."""
+    common = Path(os.path.commonpath([REPO, Path(work).resolve()]))
+    base = common if common != Path(common.anchor) else Path(work).resolve()
+    return dict(os.environ, CCACHE_BASEDIR=str(base), CCACHE_NOHASHDIR="1")
+
+
 def git(*args):
     try:
         return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True,
@@ -113,9 +127,7 @@ def build(name, tarball, work, jobs):
     jobs = jobs or os.cpu_count() or 1
     launcher = ["-DCMAKE_C_COMPILER_LAUNCHER=ccache", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"] \
         if shutil.which("ccache") else []
-    # Paths under the work folder hash relative, so a clone at another path
-    # (CI's clean checkout) hits the same compiler-cache entries.
-    env = dict(os.environ, CCACHE_BASEDIR=str(work), CCACHE_NOHASHDIR="1")
+    env = ccache_env(work)
     lib_flags = ["-DCMAKE_BUILD_TYPE=Release", *cmake_args(variant)]
 
     library_from = variant.get("library_from")

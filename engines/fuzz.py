@@ -54,7 +54,7 @@ def build(build_dir, tarball, log_name="build.log"):
     work.mkdir(parents=True, exist_ok=True)
     launcher = ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache", "-DCMAKE_C_COMPILER_LAUNCHER=ccache"] \
         if shutil.which("ccache") else []
-    env = dict(os.environ, CCACHE_BASEDIR=str(work), CCACHE_NOHASHDIR="1")
+    env = build_engine.ccache_env(work)
     compilers = ["-DCMAKE_C_COMPILER=clang", "-DCMAKE_CXX_COMPILER=clang++"]
     with open(work / log_name, "w") as log:
         build_engine.unpack(tarball, pin["top_dir"], src)

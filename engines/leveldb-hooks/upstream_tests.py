@@ -158,7 +158,7 @@ def main(argv=None):
             flags.append(f"-DLEVELDB_TABLE_FORMAT_PARSER={parser}")
         launcher = ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache", "-DCMAKE_C_COMPILER_LAUNCHER=ccache"] \
             if shutil.which("ccache") else []
-        env = dict(os.environ, CCACHE_BASEDIR=str(work), CCACHE_NOHASHDIR="1")
+        env = build_engine.ccache_env(work)
         build_engine.run(["cmake", "-S", src, "-B", bld, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
                           "-DLEVELDB_BUILD_TESTS=ON", "-DLEVELDB_BUILD_BENCHMARKS=OFF", *flags,
                           *launcher], log, env=env)

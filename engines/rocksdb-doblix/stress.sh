@@ -26,7 +26,8 @@ if [ ! -f "$lib_build/build.ninja" ]; then
        "(./reproduce engines, or snakemake $build/engines/rocksdb/bin/lsmbench)" >&2
   exit 2
 fi
-export CCACHE_BASEDIR="$PWD/$build/engines/rocksdb" CCACHE_NOHASHDIR=1
+# the base engines/build_engine.py compiles the library with (ccache_env)
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 cmake --build "$lib_build" --target db_stress -j "$(nproc)" > /dev/null
 db_stress="$lib_build/db_stress_tool/db_stress"
 
