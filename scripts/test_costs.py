@@ -143,7 +143,7 @@ def table(r):
              f"{out['passed']} passed, {out['skipped']} skipped, {out['failed']} failed; "
              f"compiler cache: {hits} of {calls} compilations hits"
              + (f"; the Slurm integration test alone: {minutes(r['slurm'][0])} (exit status {r['slurm'][2]})"
-                if "slurm" in r else "; the Slurm integration test not run (it runs when a file it covers changes)")
+                if "slurm" in r else "; the Slurm integration test kept out of the timed run (LSMREPRO_SLURM_TEST=0; --slurm times it alone)")
              + ".", "", "| phase | wall | CPU |", "|---|---|---|"]
     accounted = sum(w for _, w, _ in r["phases"])
     packages = (f"{len(r['installed'])} Debian packages installed" if r.get("installed")
